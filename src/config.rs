@@ -1,0 +1,153 @@
+//! `hipocampus.config.json` and `memory/.compaction-state.json`, read the
+//! way hipocampus reads them: every key optional, defaults as documented,
+//! unknown keys kept untouched.
+
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The parts of `hipocampus.config.json` hipo uses.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct Config {
+    pub compaction: CompactionConfig,
+    pub llm: LlmConfig,
+    pub search: SearchConfig,
+}
+
+/// `compaction.*`: thresholds in lines, cooldown in hours.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(default, rename_all = "camelCase")]
+pub struct CompactionConfig {
+    pub daily_threshold: usize,
+    pub weekly_threshold: usize,
+    pub monthly_threshold: usize,
+    pub root_max_tokens: usize,
+    pub cooldown_hours: f64,
+}
+
+impl Default for CompactionConfig {
+    fn default() -> Self {
+        CompactionConfig {
+            daily_threshold: 200,
+            weekly_threshold: 300,
+            monthly_threshold: 500,
+            root_max_tokens: 3000,
+            cooldown_hours: 3.0,
+        }
+    }
+}
+
+/// `llm.*`: the local summarizer. Every field may also come from a flag or
+/// an environment variable; see the CLI.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(default, rename_all = "snake_case")]
+pub struct LlmConfig {
+    pub backend: String,
+    pub host: Option<String>,
+    pub model: Option<String>,
+    pub timeout_s: u64,
+    pub num_ctx: u64,
+    pub temperature: f32,
+    pub keep_alive: Option<String>,
+    pub concurrency: usize,
+}
+
+impl Default for LlmConfig {
+    fn default() -> Self {
+        LlmConfig {
+            backend: "none".into(),
+            host: None,
+            model: None,
+            timeout_s: 120,
+            num_ctx: 8192,
+            temperature: 0.2,
+            keep_alive: None,
+            concurrency: 1,
+        }
+    }
+}
+
+/// `search.*`: extra Markdown to index beyond memory/, knowledge/, plans/.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(default, rename_all = "camelCase")]
+pub struct SearchConfig {
+    /// Project-relative globs such as `docs/**/*.md`.
+    pub extra_globs: Vec<String>,
+}
+
+impl Config {
+    /// Reads the config at `root`; a missing file means all defaults.
+    pub fn load(root: &Path) -> Result<Config> {
+        let path = root.join(crate::layout::CONFIG_FILE);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Config::default()),
+            Err(e) => return Err(Error::io(path, e)),
+        };
+        serde_json::from_str(&text).map_err(|e| Error::Config {
+            path,
+            message: format!("line {}: {e}; fix the JSON or delete the key to use its default", e.line()),
+        })
+    }
+}
+
+/// hipocampus's trigger state, shared with the agent's hooks.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct CompactionState {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_compaction_run: Option<String>,
+    #[serde(default)]
+    pub raw_lines_since_last_compaction: u64,
+    #[serde(default)]
+    pub checkpoints_since_last_compaction: u64,
+    /// Keys other tools wrote, kept as they were.
+    #[serde(flatten)]
+    pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+impl CompactionState {
+    /// Reads the state file; missing means "never compacted".
+    pub fn load(root: &Path) -> Result<CompactionState> {
+        let path = root.join(crate::layout::STATE_FILE);
+        match std::fs::read_to_string(&path) {
+            Ok(t) => serde_json::from_str(&t).map_err(|e| Error::Config {
+                path,
+                message: format!("line {}: {e}; fix or delete the file", e.line()),
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(CompactionState::default()),
+            Err(e) => Err(Error::io(path, e)),
+        }
+    }
+
+    /// Writes the state file atomically.
+    pub fn save(&self, root: &Path) -> Result<()> {
+        let path = root.join(crate::layout::STATE_FILE);
+        let mut text = serde_json::to_string_pretty(self).unwrap_or_default();
+        text.push('\n');
+        crate::fsutil::write_atomic(&path, text.as_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partial_config_uses_defaults() {
+        let c: Config = serde_json::from_str(r#"{"compaction": {"dailyThreshold": 50}, "other": 1}"#).unwrap();
+        assert_eq!(c.compaction.daily_threshold, 50);
+        assert_eq!(c.compaction.weekly_threshold, 300);
+        assert_eq!(c.llm.backend, "none");
+    }
+
+    #[test]
+    fn state_keeps_unknown_keys() {
+        let s: CompactionState =
+            serde_json::from_str(r#"{"lastCompactionRun":"2026-01-01T00:00:00Z","checkpointsSinceLastCompaction":3,"x":true}"#)
+                .unwrap();
+        assert_eq!(s.checkpoints_since_last_compaction, 3);
+        assert!(serde_json::to_string(&s).unwrap().contains("\"x\":true"));
+    }
+}

@@ -1,0 +1,88 @@
+//! One error type for the library, split by what went wrong, so the CLI can
+//! print a single clear line and pick an exit code without string matching.
+
+use std::path::PathBuf;
+
+/// Library result.
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// Everything that can stop a hipo operation.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// No project root could be found or the given one does not exist.
+    #[error("{0}")]
+    NoProject(String),
+    /// Reading or writing a file failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// A user file is not what hipo expects (bad UTF-8, bad frontmatter, bad date).
+    #[error("{}{}: {message}", path.display(), line.map(|l| format!(":{l}")).unwrap_or_default())]
+    BadInput {
+        path: PathBuf,
+        line: Option<usize>,
+        message: String,
+    },
+    /// `hipocampus.config.json` could not be understood.
+    #[error("{}: {message}", path.display())]
+    Config { path: PathBuf, message: String },
+    /// The redb store failed in a way a rebuild cannot fix.
+    #[error("store {}: {message}", path.display())]
+    Store { path: PathBuf, message: String },
+    /// The search index failed.
+    #[error("search index: {0}")]
+    Index(String),
+    /// A search query could not be parsed.
+    #[error("query: {0}")]
+    Query(String),
+    /// Another hipo process holds the project lock.
+    #[error("another hipo process is working on {} (lock {}); try again when it finishes", root.display(), lock.display())]
+    Busy { root: PathBuf, lock: PathBuf },
+    /// The local LLM backend failed for a reason that is not per-node.
+    #[error("llm: {0}")]
+    Llm(String),
+}
+
+impl Error {
+    /// Wraps an I/O error with the path it concerns.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        Error::Io {
+            path: path.into(),
+            source,
+        }
+    }
+
+    /// A bad-input error for `path`, optionally at `line`.
+    pub fn bad_input(path: impl Into<PathBuf>, line: Option<usize>, message: impl Into<String>) -> Self {
+        Error::BadInput {
+            path: path.into(),
+            line,
+            message: message.into(),
+        }
+    }
+}
+
+/// A non-fatal problem: reported, remembered, and turned into a non-zero
+/// exit at the end, while the rest of the work still happens.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Problem {
+    /// Path relative to the project root.
+    pub path: String,
+    /// 1-based line, where it helps.
+    pub line: Option<usize>,
+    /// What is wrong and what to do.
+    pub message: String,
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "{}:{}: {}", self.path, line, self.message),
+            None => write!(f, "{}: {}", self.path, self.message),
+        }
+    }
+}

@@ -1,0 +1,114 @@
+//! Safe writes and the project lock.
+//!
+//! Every file hipo writes goes through [`write_atomic`]: a temp file in the
+//! same directory, fsync, rename. A reader (or a crash) sees the old bytes
+//! or the new bytes, never a truncated file. [`ProjectLock`] keeps two hipo
+//! processes (two hooks firing at once) from interleaving their writes.
+
+use crate::error::{Error, Result};
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Writes `bytes` to `path` atomically, creating parent directories.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".hipo-tmp-")
+        .tempfile_in(dir)
+        .map_err(|e| Error::io(dir, e))?;
+    tmp.write_all(bytes).map_err(|e| Error::io(path, e))?;
+    tmp.as_file().sync_data().map_err(|e| Error::io(path, e))?;
+    tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
+    Ok(())
+}
+
+/// Reads a file as UTF-8, naming the file and the first bad line otherwise.
+pub fn read_utf8(root: &Path, rel: &str) -> Result<String> {
+    let path = root.join(rel);
+    let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = e.utf8_error().valid_up_to();
+        let line = e.as_bytes()[..valid].iter().filter(|b| **b == b'\n').count() + 1;
+        Error::bad_input(
+            rel,
+            Some(line),
+            "is not valid UTF-8; re-save it as UTF-8 (hipo skipped it)",
+        )
+    })
+}
+
+/// An exclusive lock on `.hipo/lock`, held for the life of the value.
+#[derive(Debug)]
+pub struct ProjectLock {
+    _file: File,
+}
+
+impl ProjectLock {
+    /// Takes the lock, waiting up to `wait` for another hipo to finish.
+    /// `on_wait` is called once if the lock is busy at first.
+    pub fn acquire(root: &Path, wait: Duration, on_wait: impl FnOnce()) -> Result<ProjectLock> {
+        let dir = root.join(crate::layout::HIPO_DIR);
+        std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
+        let path: PathBuf = dir.join("lock");
+        let file = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|e| Error::io(&path, e))?;
+        let start = Instant::now();
+        let mut on_wait = Some(on_wait);
+        loop {
+            match file.try_lock() {
+                Ok(()) => return Ok(ProjectLock { _file: file }),
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    if let Some(f) = on_wait.take() {
+                        f();
+                    }
+                    if start.elapsed() >= wait {
+                        return Err(Error::Busy { root: root.to_path_buf(), lock: path });
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                Err(std::fs::TryLockError::Error(e)) => return Err(Error::io(&path, e)),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_replaces() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a/b.md");
+        write_atomic(&p, b"one").unwrap();
+        write_atomic(&p, b"two").unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), b"two");
+        let leftovers: Vec<_> = std::fs::read_dir(dir.path().join("a")).unwrap().collect();
+        assert_eq!(leftovers.len(), 1);
+    }
+
+    #[test]
+    fn second_lock_is_busy() {
+        let dir = tempfile::tempdir().unwrap();
+        let _held = ProjectLock::acquire(dir.path(), Duration::ZERO, || {}).unwrap();
+        let mut waited = false;
+        let err = ProjectLock::acquire(dir.path(), Duration::from_millis(50), || waited = true).unwrap_err();
+        assert!(waited);
+        assert!(matches!(err, Error::Busy { .. }));
+    }
+
+    #[test]
+    fn bad_utf8_names_line() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("x.md"), b"ok\nfine\n\xff bad\n").unwrap();
+        let err = read_utf8(dir.path(), "x.md").unwrap_err();
+        assert!(err.to_string().contains("x.md:3"), "{err}");
+    }
+}

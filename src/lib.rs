@@ -1,0 +1,16 @@
+//! hipo: long-term memory for AI agents, as plain Markdown.
+//!
+//! Data flows one way: [`scan`] (what changed) → [`compact`] (plan, build,
+//! write, record in [`store`]) → [`index`] (search). See ARCHITECTURE.md.
+
+pub mod codec;
+pub mod config;
+pub mod error;
+pub mod fsutil;
+pub mod layout;
+pub mod markdown;
+pub mod summarize;
+
+pub use error::{Error, Problem, Result};
+pub mod scan;
+pub mod store;

@@ -1,0 +1,191 @@
+//! Finds every Markdown file hipo cares about and tells which changed.
+//!
+//! A scan stats every file and hashes only those whose size or mtime
+//! differ from the store's record, so its cost is a directory walk plus
+//! work proportional to what changed. Problems (a file named like a date
+//! that is not one, invalid UTF-8, an unreadable file) are collected, not
+//! fatal, and are remembered in the store so every run reports them until
+//! they are fixed.
+
+use crate::error::Problem;
+use crate::layout::{self, PathKind};
+use crate::store::{FileRecord, Hash};
+use rayon::prelude::*;
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+/// Top-level directories searched for Markdown.
+pub const ROOT_DIRS: [&str; 3] = ["memory", "knowledge", "plans"];
+
+/// One Markdown file as found on disk.
+#[derive(Debug, Clone)]
+pub struct ScannedFile {
+    pub kind: PathKind,
+    pub record: FileRecord,
+    /// True when the bytes were (re)hashed this run, i.e. new or changed.
+    pub changed: bool,
+}
+
+/// The result of a scan.
+#[derive(Debug, Default)]
+pub struct Scan {
+    /// Usable files by project-relative path.
+    pub files: BTreeMap<String, ScannedFile>,
+    /// Paths the store knew that are gone now.
+    pub removed: Vec<String>,
+    /// Files skipped, with why.
+    pub problems: Vec<Problem>,
+    /// File records to write back to the store.
+    pub updates: Vec<(String, Option<FileRecord>)>,
+}
+
+impl Scan {
+    /// Current hash of a file, if it exists and is usable.
+    pub fn hash(&self, rel: &str) -> Option<Hash> {
+        self.files.get(rel).map(|f| f.record.hash)
+    }
+
+    /// True if anything differs from the store.
+    pub fn any_change(&self) -> bool {
+        !self.updates.is_empty()
+    }
+}
+
+struct Found {
+    rel: String,
+    size: u64,
+    mtime_ns: i128,
+}
+
+/// Scans `root` against the records the store holds.
+pub fn scan(root: &Path, known: &HashMap<String, FileRecord>) -> Scan {
+    let mut found = Vec::new();
+    let mut problems = Vec::new();
+    for dir in ROOT_DIRS {
+        walk(root, dir, &mut found, &mut problems);
+    }
+    let mut scan = Scan { problems, ..Default::default() };
+
+    let mut to_hash = Vec::new();
+    for f in found {
+        let kind = match layout::classify(&f.rel) {
+            Ok(k) => k,
+            Err(bad) => {
+                scan.problems.push(Problem { path: f.rel, line: None, message: bad.0 });
+                continue;
+            }
+        };
+        match known.get(&f.rel) {
+            Some(rec) if rec.size == f.size && rec.mtime_ns == f.mtime_ns => {
+                scan.files.insert(f.rel, ScannedFile { kind, record: rec.clone(), changed: false });
+            }
+            _ => to_hash.push((f, kind)),
+        }
+    }
+
+    let hashed: Vec<_> = to_hash
+        .into_par_iter()
+        .map(|(f, kind)| {
+            let result = hash_file(root, &f.rel);
+            (f, kind, result)
+        })
+        .collect();
+    for (f, kind, result) in hashed {
+        match result {
+            Ok(hash) => {
+                let record = FileRecord { size: f.size, mtime_ns: f.mtime_ns, hash };
+                scan.updates.push((f.rel.clone(), Some(record.clone())));
+                scan.files.insert(f.rel, ScannedFile { kind, record, changed: true });
+            }
+            Err(problem) => scan.problems.push(problem),
+        }
+    }
+
+    for rel in known.keys() {
+        if !scan.files.contains_key(rel) {
+            scan.removed.push(rel.clone());
+            scan.updates.push((rel.clone(), None));
+        }
+    }
+    scan.removed.sort();
+    scan.problems.sort_by(|a, b| a.path.cmp(&b.path));
+    scan
+}
+
+/// Hashes a file, refusing invalid UTF-8 (named with its line).
+fn hash_file(root: &Path, rel: &str) -> Result<Hash, Problem> {
+    let bytes = std::fs::read(root.join(rel)).map_err(|e| Problem {
+        path: rel.to_string(),
+        line: None,
+        message: format!("cannot read: {e}; hipo skipped it"),
+    })?;
+    if let Err(e) = std::str::from_utf8(&bytes) {
+        let line = bytes[..e.valid_up_to()].iter().filter(|b| **b == b'\n').count() + 1;
+        return Err(Problem {
+            path: rel.to_string(),
+            line: Some(line),
+            message: "is not valid UTF-8; re-save it as UTF-8 (hipo skipped it)".into(),
+        });
+    }
+    Ok(*blake3::hash(&bytes).as_bytes())
+}
+
+fn walk(root: &Path, rel_dir: &str, found: &mut Vec<Found>, problems: &mut Vec<Problem>) {
+    let entries = match std::fs::read_dir(root.join(rel_dir)) {
+        Ok(e) => e,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return,
+        Err(e) => {
+            problems.push(Problem { path: rel_dir.into(), line: None, message: format!("cannot list: {e}") });
+            return;
+        }
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        if name.starts_with('.') {
+            continue;
+        }
+        let rel = format!("{rel_dir}/{name}");
+        let Ok(meta) = entry.metadata() else { continue };
+        if meta.is_dir() {
+            walk(root, &rel, found, problems);
+        } else if meta.is_file() && name.ends_with(".md") {
+            found.push(Found { rel, size: meta.len(), mtime_ns: mtime_ns(&meta) });
+        }
+    }
+}
+
+fn mtime_ns(meta: &std::fs::Metadata) -> i128 {
+    meta.modified()
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map(|d| d.as_nanos() as i128)
+        .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rehashes_only_changed_and_reports_bad_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let mem = dir.path().join("memory");
+        std::fs::create_dir_all(mem.join("daily")).unwrap();
+        std::fs::write(mem.join("2026-03-15.md"), "## A [user]\n").unwrap();
+        std::fs::write(mem.join("2026-02-30.md"), "x").unwrap();
+        std::fs::write(mem.join("2026-03-16.md"), b"ok\n\xff\n").unwrap();
+        std::fs::write(mem.join(".hidden.md"), "x").unwrap();
+        let first = scan(dir.path(), &HashMap::new());
+        assert_eq!(first.files.len(), 1);
+        assert_eq!(first.problems.len(), 2);
+        assert_eq!(first.problems[1].line, Some(2));
+        let known: HashMap<_, _> = first.updates.into_iter().filter_map(|(k, v)| Some((k, v?))).collect();
+        let second = scan(dir.path(), &known);
+        assert!(!second.any_change());
+        assert!(!second.files["memory/2026-03-15.md"].changed);
+        std::fs::remove_file(mem.join("2026-03-15.md")).unwrap();
+        let third = scan(dir.path(), &known);
+        assert_eq!(third.removed, vec!["memory/2026-03-15.md".to_string()]);
+    }
+}

@@ -1,0 +1,254 @@
+//! `.hipo/store.redb`: what hipo knows about every file and node, so a run
+//! does work proportional to what changed.
+//!
+//! The store is a cache. Everything in it can be rebuilt from the Markdown;
+//! a corrupt store, or one from another schema version, is deleted and
+//! rebuilt with a one-line warning, never a crash. Other modules (search
+//! index bookkeeping, the LLM summary cache) keep their own tables in the
+//! same database through [`Store::db`], encoded with [`crate::codec`].
+
+use crate::codec;
+use crate::error::{Error, Result};
+use crate::markdown::{Status, Topic};
+use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Bump on any change to a stored layout; an older or newer store is rebuilt.
+pub const SCHEMA_VERSION: u32 = 1;
+
+const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
+const FILES: TableDefinition<&str, &[u8]> = TableDefinition::new("files");
+const NODES: TableDefinition<&str, &[u8]> = TableDefinition::new("nodes");
+
+/// A 32-byte blake3 hash.
+pub type Hash = [u8; 32];
+
+/// What a source or node file looked like when last hashed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileRecord {
+    pub size: u64,
+    /// Modification time in nanoseconds since the epoch.
+    pub mtime_ns: i128,
+    pub hash: Hash,
+}
+
+/// What hipo knows about a compaction node.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NodeRecord {
+    /// Hash of the node's inputs when it was last built or adopted.
+    pub input_hash: Hash,
+    /// Hash of the file as hipo wrote it (or as adopted).
+    pub written_hash: Hash,
+    /// True when the current text was written by someone else.
+    pub adopted: bool,
+    pub status: Status,
+    /// [`crate::summarize::Summarizer::id`] of the run that built it.
+    pub summarizer: String,
+    /// Lines of the node's body (without frontmatter).
+    pub body_lines: usize,
+    pub topics: Vec<Topic>,
+    pub sources: Vec<String>,
+    pub pending: Vec<String>,
+}
+
+/// The open store.
+pub struct Store {
+    db: Database,
+    path: PathBuf,
+}
+
+impl Store {
+    /// Path of the store under a project root.
+    pub fn path_in(root: &Path) -> PathBuf {
+        root.join(crate::layout::HIPO_DIR).join("store.redb")
+    }
+
+    /// Opens (or creates) the store. A store that cannot be read or has
+    /// another schema version is deleted and recreated; the returned
+    /// warning says so.
+    pub fn open(root: &Path) -> Result<(Store, Option<String>)> {
+        let path = Self::path_in(root);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+        }
+        match Self::open_checked(&path) {
+            Ok(store) => Ok((store, None)),
+            Err(reason) => {
+                let _ = std::fs::remove_file(&path);
+                let store = Self::open_checked(&path).map_err(|message| Error::Store { path: path.clone(), message })?;
+                Ok((store, Some(format!("warning: {reason}; rebuilt {} from the Markdown", path.display()))))
+            }
+        }
+    }
+
+    fn open_checked(path: &Path) -> std::result::Result<Store, String> {
+        let db = Database::create(path).map_err(|e| format!("store {} unreadable ({e})", path.display()))?;
+        let store = Store { db, path: path.to_path_buf() };
+        match store.schema().map_err(|e| e.to_string())? {
+            Some(v) if v == SCHEMA_VERSION => Ok(store),
+            Some(v) => Err(format!("store schema {v} is not {SCHEMA_VERSION}")),
+            None => {
+                store.set_schema().map_err(|e| e.to_string())?;
+                Ok(store)
+            }
+        }
+    }
+
+    fn schema(&self) -> Result<Option<u32>> {
+        let txn = self.db.begin_read().map_err(|e| self.err(e))?;
+        let table = match txn.open_table(META) {
+            Ok(t) => t,
+            Err(redb::TableError::TableDoesNotExist(_)) => return Ok(None),
+            Err(e) => return Err(self.err(e)),
+        };
+        let value = table.get("schema").map_err(|e| self.err(e))?;
+        Ok(value.and_then(|v| codec::decode::<u32>(v.value())))
+    }
+
+    fn set_schema(&self) -> Result<()> {
+        let txn = self.db.begin_write().map_err(|e| self.err(e))?;
+        {
+            let mut meta = txn.open_table(META).map_err(|e| self.err(e))?;
+            meta.insert("schema", codec::encode(&SCHEMA_VERSION).as_slice()).map_err(|e| self.err(e))?;
+            txn.open_table(FILES).map_err(|e| self.err(e))?;
+            txn.open_table(NODES).map_err(|e| self.err(e))?;
+        }
+        txn.commit().map_err(|e| self.err(e))
+    }
+
+    /// The underlying database, for modules with tables of their own.
+    pub fn db(&self) -> &Database {
+        &self.db
+    }
+
+    /// Wraps a redb error with the store's path.
+    pub fn err(&self, e: impl std::fmt::Display) -> Error {
+        Error::Store { path: self.path.clone(), message: e.to_string() }
+    }
+
+    /// Every file record.
+    pub fn files(&self) -> Result<HashMap<String, FileRecord>> {
+        self.load(FILES)
+    }
+
+    /// Every node record.
+    pub fn nodes(&self) -> Result<HashMap<String, NodeRecord>> {
+        self.load(NODES)
+    }
+
+    /// A small value from the meta table.
+    pub fn meta<T: serde::de::DeserializeOwned>(&self, key: &str) -> Result<Option<T>> {
+        let txn = self.db.begin_read().map_err(|e| self.err(e))?;
+        let table = txn.open_table(META).map_err(|e| self.err(e))?;
+        let value = table.get(key).map_err(|e| self.err(e))?;
+        Ok(value.and_then(|v| codec::decode(v.value())))
+    }
+
+    fn load<T: serde::de::DeserializeOwned>(&self, def: TableDefinition<&str, &[u8]>) -> Result<HashMap<String, T>> {
+        let txn = self.db.begin_read().map_err(|e| self.err(e))?;
+        let table = txn.open_table(def).map_err(|e| self.err(e))?;
+        let mut out = HashMap::new();
+        for item in table.iter().map_err(|e| self.err(e))? {
+            let (k, v) = item.map_err(|e| self.err(e))?;
+            // A record that does not decode is as good as absent: the caller
+            // rehashes or rebuilds that file.
+            if let Some(rec) = codec::decode(v.value()) {
+                out.insert(k.value().to_string(), rec);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Applies a batch of changes in one transaction (`None` deletes).
+    pub fn commit(&self, batch: &Batch) -> Result<()> {
+        if batch.is_empty() {
+            return Ok(());
+        }
+        let txn = self.db.begin_write().map_err(|e| self.err(e))?;
+        {
+            let mut files = txn.open_table(FILES).map_err(|e| self.err(e))?;
+            for (k, v) in &batch.files {
+                match v {
+                    Some(rec) => files.insert(k.as_str(), codec::encode(rec).as_slice()).map(drop),
+                    None => files.remove(k.as_str()).map(drop),
+                }
+                .map_err(|e| self.err(e))?;
+            }
+            let mut nodes = txn.open_table(NODES).map_err(|e| self.err(e))?;
+            for (k, v) in &batch.nodes {
+                match v {
+                    Some(rec) => nodes.insert(k.as_str(), codec::encode(rec).as_slice()).map(drop),
+                    None => nodes.remove(k.as_str()).map(drop),
+                }
+                .map_err(|e| self.err(e))?;
+            }
+            let mut meta = txn.open_table(META).map_err(|e| self.err(e))?;
+            for (k, v) in &batch.meta {
+                meta.insert(k.as_str(), v.as_slice()).map_err(|e| self.err(e))?;
+            }
+        }
+        txn.commit().map_err(|e| self.err(e))
+    }
+}
+
+/// Changes to write in one transaction.
+#[derive(Debug, Default)]
+pub struct Batch {
+    pub files: Vec<(String, Option<FileRecord>)>,
+    pub nodes: Vec<(String, Option<NodeRecord>)>,
+    pub meta: Vec<(String, Vec<u8>)>,
+}
+
+impl Batch {
+    /// True when there is nothing to write.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty() && self.nodes.is_empty() && self.meta.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec() -> FileRecord {
+        FileRecord { size: 3, mtime_ns: 9, hash: [7; 32] }
+    }
+
+    #[test]
+    fn records_persist() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let (store, warn) = Store::open(dir.path()).unwrap();
+            assert!(warn.is_none());
+            let batch = Batch { files: vec![("memory/a.md".into(), Some(rec()))], ..Default::default() };
+            store.commit(&batch).unwrap();
+        }
+        let (store, _) = Store::open(dir.path()).unwrap();
+        assert_eq!(store.files().unwrap()["memory/a.md"], rec());
+    }
+
+    #[test]
+    fn corrupt_store_is_rebuilt_with_warning() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = Store::path_in(dir.path());
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, b"this is not a redb file at all, just garbage bytes").unwrap();
+        let (store, warn) = Store::open(dir.path()).unwrap();
+        assert!(warn.unwrap().contains("rebuilt"));
+        assert!(store.files().unwrap().is_empty());
+    }
+
+    #[test]
+    fn other_schema_is_rebuilt() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let (store, _) = Store::open(dir.path()).unwrap();
+            let batch = Batch { meta: vec![("schema".into(), codec::encode(&99u32))], ..Default::default() };
+            store.commit(&batch).unwrap();
+        }
+        let (_, warn) = Store::open(dir.path()).unwrap();
+        assert!(warn.unwrap().contains("schema 99"));
+    }
+}
