@@ -33,7 +33,11 @@ mod tests {
 
     #[test]
     fn round_trips() {
-        let rec = Rec { a: 7, b: "x".into(), c: [1, 2, 3, 4] };
+        let rec = Rec {
+            a: 7,
+            b: "x".into(),
+            c: [1, 2, 3, 4],
+        };
         assert_eq!(decode::<Rec>(&encode(&rec)), Some(rec));
     }
 

@@ -87,7 +87,10 @@ impl Config {
         };
         serde_json::from_str(&text).map_err(|e| Error::Config {
             path,
-            message: format!("line {}: {e}; fix the JSON or delete the key to use its default", e.line()),
+            message: format!(
+                "line {}: {e}; fix the JSON or delete the key to use its default",
+                e.line()
+            ),
         })
     }
 }
@@ -136,7 +139,8 @@ mod tests {
 
     #[test]
     fn partial_config_uses_defaults() {
-        let c: Config = serde_json::from_str(r#"{"compaction": {"dailyThreshold": 50}, "other": 1}"#).unwrap();
+        let c: Config =
+            serde_json::from_str(r#"{"compaction": {"dailyThreshold": 50}, "other": 1}"#).unwrap();
         assert_eq!(c.compaction.daily_threshold, 50);
         assert_eq!(c.compaction.weekly_threshold, 300);
         assert_eq!(c.llm.backend, "none");

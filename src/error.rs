@@ -57,7 +57,11 @@ impl Error {
     }
 
     /// A bad-input error for `path`, optionally at `line`.
-    pub fn bad_input(path: impl Into<PathBuf>, line: Option<usize>, message: impl Into<String>) -> Self {
+    pub fn bad_input(
+        path: impl Into<PathBuf>,
+        line: Option<usize>,
+        message: impl Into<String>,
+    ) -> Self {
         Error::BadInput {
             path: path.into(),
             line,

@@ -31,7 +31,11 @@ pub fn read_utf8(root: &Path, rel: &str) -> Result<String> {
     let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
     String::from_utf8(bytes).map_err(|e| {
         let valid = e.utf8_error().valid_up_to();
-        let line = e.as_bytes()[..valid].iter().filter(|b| **b == b'\n').count() + 1;
+        let line = e.as_bytes()[..valid]
+            .iter()
+            .filter(|b| **b == b'\n')
+            .count()
+            + 1;
         Error::bad_input(
             rel,
             Some(line),
@@ -69,7 +73,10 @@ impl ProjectLock {
                         f();
                     }
                     if start.elapsed() >= wait {
-                        return Err(Error::Busy { root: root.to_path_buf(), lock: path });
+                        return Err(Error::Busy {
+                            root: root.to_path_buf(),
+                            lock: path,
+                        });
                     }
                     std::thread::sleep(Duration::from_millis(20));
                 }
@@ -99,7 +106,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let _held = ProjectLock::acquire(dir.path(), Duration::ZERO, || {}).unwrap();
         let mut waited = false;
-        let err = ProjectLock::acquire(dir.path(), Duration::from_millis(50), || waited = true).unwrap_err();
+        let err = ProjectLock::acquire(dir.path(), Duration::from_millis(50), || waited = true)
+            .unwrap_err();
         assert!(waited);
         assert!(matches!(err, Error::Busy { .. }));
     }

@@ -20,7 +20,9 @@ pub const CONFIG_FILE: &str = "hipocampus.config.json";
 pub const STATE_FILE: &str = "memory/.compaction-state.json";
 
 /// A level of the compaction tree, lowest first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
     Daily,
@@ -52,7 +54,10 @@ impl Week {
     /// The ISO week a date falls in (2021-01-01 is 2020-W53).
     pub fn of(date: NaiveDate) -> Week {
         let iso: IsoWeek = date.iso_week();
-        Week { year: iso.year(), week: iso.week() }
+        Week {
+            year: iso.year(),
+            week: iso.week(),
+        }
     }
 
     /// Monday of the week.
@@ -71,7 +76,10 @@ impl Week {
         if y.len() != 4 || w.len() != 2 {
             return None;
         }
-        let week = Week { year: y.parse().ok()?, week: w.parse().ok()? };
+        let week = Week {
+            year: y.parse().ok()?,
+            week: w.parse().ok()?,
+        };
         week.first_day().map(|_| week)
     }
 }
@@ -92,7 +100,10 @@ pub struct Month {
 impl Month {
     /// The month a date falls in.
     pub fn of(date: NaiveDate) -> Month {
-        Month { year: date.year(), month: date.month() }
+        Month {
+            year: date.year(),
+            month: date.month(),
+        }
     }
 
     /// First day of the month.
@@ -102,7 +113,11 @@ impl Month {
 
     /// Last day of the month.
     pub fn last_day(self) -> Option<NaiveDate> {
-        let (y, m) = if self.month == 12 { (self.year + 1, 1) } else { (self.year, self.month + 1) };
+        let (y, m) = if self.month == 12 {
+            (self.year + 1, 1)
+        } else {
+            (self.year, self.month + 1)
+        };
         NaiveDate::from_ymd_opt(y, m, 1).map(|d| d - Duration::days(1))
     }
 
@@ -112,7 +127,10 @@ impl Month {
         if y.len() != 4 || m.len() != 2 {
             return None;
         }
-        let month = Month { year: y.parse().ok()?, month: m.parse().ok()? };
+        let month = Month {
+            year: y.parse().ok()?,
+            month: m.parse().ok()?,
+        };
         month.first_day().map(|_| month)
     }
 }
@@ -179,7 +197,9 @@ impl NodeId {
     pub fn fixable_after(self) -> Option<NaiveDate> {
         match self {
             NodeId::Daily(d) => Some(d),
-            NodeId::Weekly(_) | NodeId::Monthly(_) => Some(self.date_range()?.1 + Duration::days(7)),
+            NodeId::Weekly(_) | NodeId::Monthly(_) => {
+                Some(self.date_range()?.1 + Duration::days(7))
+            }
             NodeId::Root => None,
         }
     }
@@ -225,12 +245,20 @@ pub fn classify(rel: &str) -> Result<PathKind, BadName> {
         ["memory", "daily", name] if looks_like_date(name) => {
             parse_date(name).map(|d| PathKind::Node(NodeId::Daily(d)))
         }
-        ["memory", "weekly", name] if name.len() == 8 && name.as_bytes()[4..6] == *b"-W" => Week::parse(name)
-            .map(|w| PathKind::Node(NodeId::Weekly(w)))
-            .ok_or_else(|| BadName(format!("`{name}` is not a valid ISO week (expected YYYY-Www)"))),
-        ["memory", "monthly", name] if name.len() == 7 && name.as_bytes()[4] == b'-' => Month::parse(name)
-            .map(|m| PathKind::Node(NodeId::Monthly(m)))
-            .ok_or_else(|| BadName(format!("`{name}` is not a valid month (expected YYYY-MM)"))),
+        ["memory", "weekly", name] if name.len() == 8 && name.as_bytes()[4..6] == *b"-W" => {
+            Week::parse(name)
+                .map(|w| PathKind::Node(NodeId::Weekly(w)))
+                .ok_or_else(|| {
+                    BadName(format!(
+                        "`{name}` is not a valid ISO week (expected YYYY-Www)"
+                    ))
+                })
+        }
+        ["memory", "monthly", name] if name.len() == 7 && name.as_bytes()[4] == b'-' => {
+            Month::parse(name)
+                .map(|m| PathKind::Node(NodeId::Monthly(m)))
+                .ok_or_else(|| BadName(format!("`{name}` is not a valid month (expected YYYY-MM)")))
+        }
         _ => Ok(PathKind::Other),
     }
 }
@@ -240,12 +268,17 @@ fn looks_like_date(name: &str) -> bool {
     b.len() == 10
         && b[4] == b'-'
         && b[7] == b'-'
-        && b.iter().enumerate().all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
+        && b.iter()
+            .enumerate()
+            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit())
 }
 
 fn parse_date(name: &str) -> Result<NaiveDate, BadName> {
-    NaiveDate::parse_from_str(name, "%Y-%m-%d")
-        .map_err(|_| BadName(format!("`{name}` is named like a date but is not a real date; rename it")))
+    NaiveDate::parse_from_str(name, "%Y-%m-%d").map_err(|_| {
+        BadName(format!(
+            "`{name}` is named like a date but is not a real date; rename it"
+        ))
+    })
 }
 
 /// The months in which a week has at least one of the given logged days.
@@ -270,17 +303,29 @@ mod tests {
         assert_eq!(Week::of(d("2021-01-01")).to_string(), "2020-W53");
         assert_eq!(Week::of(d("2027-01-01")).to_string(), "2026-W53");
         assert_eq!(Week::of(d("2026-03-15")).to_string(), "2026-W11");
-        assert_eq!(Week::parse("2026-W53").unwrap().last_day(), Some(d("2027-01-03")));
+        assert_eq!(
+            Week::parse("2026-W53").unwrap().last_day(),
+            Some(d("2027-01-03"))
+        );
         assert_eq!(Week::parse("2025-W53"), None);
     }
 
     #[test]
     fn classify_paths() {
-        assert_eq!(classify("memory/2026-03-15.md"), Ok(PathKind::Raw(d("2026-03-15"))));
-        assert_eq!(classify("memory/daily/2026-03-15.md"), Ok(PathKind::Node(NodeId::Daily(d("2026-03-15")))));
+        assert_eq!(
+            classify("memory/2026-03-15.md"),
+            Ok(PathKind::Raw(d("2026-03-15")))
+        );
+        assert_eq!(
+            classify("memory/daily/2026-03-15.md"),
+            Ok(PathKind::Node(NodeId::Daily(d("2026-03-15"))))
+        );
         assert_eq!(
             classify("memory/weekly/2026-W11.md"),
-            Ok(PathKind::Node(NodeId::Weekly(Week { year: 2026, week: 11 })))
+            Ok(PathKind::Node(NodeId::Weekly(Week {
+                year: 2026,
+                week: 11
+            })))
         );
         assert_eq!(classify("memory/ROOT.md"), Ok(PathKind::Node(NodeId::Root)));
         assert_eq!(classify("memory/notes.md"), Ok(PathKind::Other));
@@ -293,8 +338,14 @@ mod tests {
     fn node_paths_round_trip() {
         for id in [
             NodeId::Daily(d("2026-12-31")),
-            NodeId::Weekly(Week { year: 2026, week: 53 }),
-            NodeId::Monthly(Month { year: 2027, month: 1 }),
+            NodeId::Weekly(Week {
+                year: 2026,
+                week: 53,
+            }),
+            NodeId::Monthly(Month {
+                year: 2027,
+                month: 1,
+            }),
             NodeId::Root,
         ] {
             assert_eq!(classify(&id.path()), Ok(PathKind::Node(id)));
@@ -303,18 +354,44 @@ mod tests {
 
     #[test]
     fn fixable_dates() {
-        assert_eq!(NodeId::Daily(d("2026-03-15")).fixable_after(), Some(d("2026-03-15")));
+        assert_eq!(
+            NodeId::Daily(d("2026-03-15")).fixable_after(),
+            Some(d("2026-03-15"))
+        );
         // W11 of 2026 ends Sunday 2026-03-15.
         assert_eq!(
-            NodeId::Weekly(Week { year: 2026, week: 11 }).fixable_after(),
+            NodeId::Weekly(Week {
+                year: 2026,
+                week: 11
+            })
+            .fixable_after(),
             Some(d("2026-03-22"))
         );
-        assert_eq!(NodeId::Monthly(Month { year: 2026, month: 2 }).fixable_after(), Some(d("2026-03-07")));
+        assert_eq!(
+            NodeId::Monthly(Month {
+                year: 2026,
+                month: 2
+            })
+            .fixable_after(),
+            Some(d("2026-03-07"))
+        );
     }
 
     #[test]
     fn week_spanning_two_months_feeds_both() {
         let days = [d("2026-03-30"), d("2026-04-01")];
-        assert_eq!(months_of_days(&days), vec![Month { year: 2026, month: 3 }, Month { year: 2026, month: 4 }]);
+        assert_eq!(
+            months_of_days(&days),
+            vec![
+                Month {
+                    year: 2026,
+                    month: 3
+                },
+                Month {
+                    year: 2026,
+                    month: 4
+                }
+            ]
+        );
     }
 }

@@ -12,5 +12,11 @@ pub mod markdown;
 pub mod summarize;
 
 pub use error::{Error, Problem, Result};
+pub mod compact;
+pub mod project;
+pub mod redact;
+pub mod root;
 pub mod scan;
+pub mod status;
 pub mod store;
+pub mod tree;

@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The type tag of an entry heading; untagged entries are `project`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum EntryType {
     User,
@@ -94,7 +96,7 @@ pub struct Frontmatter {
     pub model: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prompt_version: Option<String>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub topics: Vec<String>,
     #[serde(flatten)]
     pub extra: BTreeMap<String, serde_yaml_ng::Value>,
@@ -138,7 +140,10 @@ pub struct Document<'a> {
 /// the 1-based line where the body starts.
 pub fn split_frontmatter(text: &str) -> Result<(Option<&str>, &str, usize), FrontmatterError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let Some(rest) = text.strip_prefix("---\n").or_else(|| text.strip_prefix("---\r\n")) else {
+    let Some(rest) = text
+        .strip_prefix("---\n")
+        .or_else(|| text.strip_prefix("---\r\n"))
+    else {
         return Ok((None, text, 1));
     };
     let mut offset = 0;
@@ -162,16 +167,23 @@ pub fn parse_document(text: &str) -> Result<Document<'_>, FrontmatterError> {
     let frontmatter = match yaml {
         None => None,
         Some(y) if y.trim().is_empty() => Some(Frontmatter::default()),
-        Some(y) => Some(serde_yaml_ng::from_str::<Frontmatter>(&hipocampus_topics(y)).map_err(|e| FrontmatterError {
-            line: e.location().map(|l| l.line() + 1).unwrap_or(1),
-            message: format!("malformed YAML frontmatter: {e}"),
-        })?),
+        Some(y) => Some(
+            serde_yaml_ng::from_str::<Frontmatter>(&hipocampus_topics(y)).map_err(|e| {
+                FrontmatterError {
+                    line: e.location().map(|l| l.line() + 1).unwrap_or(1),
+                    message: format!("malformed YAML frontmatter: {e}"),
+                }
+            })?,
+        ),
     };
     if let Some(fm) = &frontmatter
         && let Err(bad) = fm.parsed_status()
     {
         let line = yaml
-            .and_then(|y| y.lines().position(|l| l.trim_start().starts_with("status:")))
+            .and_then(|y| {
+                y.lines()
+                    .position(|l| l.trim_start().starts_with("status:"))
+            })
             .map(|i| i + 2)
             .unwrap_or(1);
         return Err(FrontmatterError {
@@ -179,7 +191,11 @@ pub fn parse_document(text: &str) -> Result<Document<'_>, FrontmatterError> {
             message: format!("unknown status `{bad}`; use tentative, fixed or needs-summarization"),
         });
     }
-    Ok(Document { frontmatter, body, body_line })
+    Ok(Document {
+        frontmatter,
+        body,
+        body_line,
+    })
 }
 
 /// hipocampus writes `topics: [a [project], b [feedback]]`, which is not
@@ -275,7 +291,11 @@ pub fn entries(body: &str) -> Vec<Entry> {
         }
         if let Some(h) = line.strip_prefix("## ") {
             let (title, kind) = split_type_tag(h.trim());
-            out.push(Entry { line: i + 1, title: title.to_string(), kind });
+            out.push(Entry {
+                line: i + 1,
+                title: title.to_string(),
+                kind,
+            });
         }
     }
     out
@@ -380,17 +400,36 @@ mod tests {
 
     #[test]
     fn hipocampus_flow_topics_parse() {
-        let doc = parse_document("---\ntopics: [hipocampus [project], terse-responses [feedback]]\n---\n").unwrap();
-        assert_eq!(doc.frontmatter.unwrap().topics, vec!["hipocampus [project]", "terse-responses [feedback]"]);
+        let doc = parse_document(
+            "---\ntopics: [hipocampus [project], terse-responses [feedback]]\n---\n",
+        )
+        .unwrap();
+        assert_eq!(
+            doc.frontmatter.unwrap().topics,
+            vec!["hipocampus [project]", "terse-responses [feedback]"]
+        );
     }
 
     #[test]
     fn flow_topics_with_tags_parse() {
         // hipocampus writes `topics: [a [project], b [feedback]]`, which YAML
         // reads as nested lists; quoted items are the safe form we write.
-        let doc = parse_document("---\ntopics: [\"a [project]\", \"b [feedback]\"]\n---\n").unwrap();
-        let topics: Vec<_> = doc.frontmatter.unwrap().topics.iter().filter_map(|t| Topic::parse(t)).collect();
-        assert_eq!(topics[1], Topic { keyword: "b".into(), kind: EntryType::Feedback });
+        let doc =
+            parse_document("---\ntopics: [\"a [project]\", \"b [feedback]\"]\n---\n").unwrap();
+        let topics: Vec<_> = doc
+            .frontmatter
+            .unwrap()
+            .topics
+            .iter()
+            .filter_map(|t| Topic::parse(t))
+            .collect();
+        assert_eq!(
+            topics[1],
+            Topic {
+                keyword: "b".into(),
+                kind: EntryType::Feedback
+            }
+        );
     }
 
     #[test]
@@ -416,7 +455,14 @@ mod tests {
         let body = "# day\n## Deploy plan [project]\ntext\n```\n## not a heading\n```\n## Terse answers [feedback]\n## Untagged thing\n## 배포 일정 회의 [user]\n## Odd [thing]\n";
         let e = entries(body);
         assert_eq!(e.len(), 5);
-        assert_eq!(e[0], Entry { line: 2, title: "Deploy plan".into(), kind: EntryType::Project });
+        assert_eq!(
+            e[0],
+            Entry {
+                line: 2,
+                title: "Deploy plan".into(),
+                kind: EntryType::Project
+            }
+        );
         assert_eq!(e[1].kind, EntryType::Feedback);
         assert_eq!(e[2].kind, EntryType::Project);
         assert_eq!(e[3].title, "배포 일정 회의");
@@ -424,7 +470,13 @@ mod tests {
         let topics: Vec<String> = topics_of(body).iter().map(Topic::render).collect();
         assert_eq!(
             topics,
-            vec!["deploy-plan [project]", "terse-answers [feedback]", "untagged-thing [project]", "배포-일정-회의 [user]", "odd-thing [project]"]
+            vec![
+                "deploy-plan [project]",
+                "terse-answers [feedback]",
+                "untagged-thing [project]",
+                "배포-일정-회의 [user]",
+                "odd-thing [project]"
+            ]
         );
     }
 

@@ -64,20 +64,34 @@ pub fn scan(root: &Path, known: &HashMap<String, FileRecord>) -> Scan {
     for dir in ROOT_DIRS {
         walk(root, dir, &mut found, &mut problems);
     }
-    let mut scan = Scan { problems, ..Default::default() };
+    let mut scan = Scan {
+        problems,
+        ..Default::default()
+    };
 
     let mut to_hash = Vec::new();
     for f in found {
         let kind = match layout::classify(&f.rel) {
             Ok(k) => k,
             Err(bad) => {
-                scan.problems.push(Problem { path: f.rel, line: None, message: bad.0 });
+                scan.problems.push(Problem {
+                    path: f.rel,
+                    line: None,
+                    message: bad.0,
+                });
                 continue;
             }
         };
         match known.get(&f.rel) {
             Some(rec) if rec.size == f.size && rec.mtime_ns == f.mtime_ns => {
-                scan.files.insert(f.rel, ScannedFile { kind, record: rec.clone(), changed: false });
+                scan.files.insert(
+                    f.rel,
+                    ScannedFile {
+                        kind,
+                        record: rec.clone(),
+                        changed: false,
+                    },
+                );
             }
             _ => to_hash.push((f, kind)),
         }
@@ -93,9 +107,20 @@ pub fn scan(root: &Path, known: &HashMap<String, FileRecord>) -> Scan {
     for (f, kind, result) in hashed {
         match result {
             Ok(hash) => {
-                let record = FileRecord { size: f.size, mtime_ns: f.mtime_ns, hash };
+                let record = FileRecord {
+                    size: f.size,
+                    mtime_ns: f.mtime_ns,
+                    hash,
+                };
                 scan.updates.push((f.rel.clone(), Some(record.clone())));
-                scan.files.insert(f.rel, ScannedFile { kind, record, changed: true });
+                scan.files.insert(
+                    f.rel,
+                    ScannedFile {
+                        kind,
+                        record,
+                        changed: true,
+                    },
+                );
             }
             Err(problem) => scan.problems.push(problem),
         }
@@ -120,7 +145,11 @@ fn hash_file(root: &Path, rel: &str) -> Result<Hash, Problem> {
         message: format!("cannot read: {e}; hipo skipped it"),
     })?;
     if let Err(e) = std::str::from_utf8(&bytes) {
-        let line = bytes[..e.valid_up_to()].iter().filter(|b| **b == b'\n').count() + 1;
+        let line = bytes[..e.valid_up_to()]
+            .iter()
+            .filter(|b| **b == b'\n')
+            .count()
+            + 1;
         return Err(Problem {
             path: rel.to_string(),
             line: Some(line),
@@ -135,7 +164,11 @@ fn walk(root: &Path, rel_dir: &str, found: &mut Vec<Found>, problems: &mut Vec<P
         Ok(e) => e,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return,
         Err(e) => {
-            problems.push(Problem { path: rel_dir.into(), line: None, message: format!("cannot list: {e}") });
+            problems.push(Problem {
+                path: rel_dir.into(),
+                line: None,
+                message: format!("cannot list: {e}"),
+            });
             return;
         }
     };
@@ -150,7 +183,11 @@ fn walk(root: &Path, rel_dir: &str, found: &mut Vec<Found>, problems: &mut Vec<P
         if meta.is_dir() {
             walk(root, &rel, found, problems);
         } else if meta.is_file() && name.ends_with(".md") {
-            found.push(Found { rel, size: meta.len(), mtime_ns: mtime_ns(&meta) });
+            found.push(Found {
+                rel,
+                size: meta.len(),
+                mtime_ns: mtime_ns(&meta),
+            });
         }
     }
 }
@@ -180,7 +217,11 @@ mod tests {
         assert_eq!(first.files.len(), 1);
         assert_eq!(first.problems.len(), 2);
         assert_eq!(first.problems[1].line, Some(2));
-        let known: HashMap<_, _> = first.updates.into_iter().filter_map(|(k, v)| Some((k, v?))).collect();
+        let known: HashMap<_, _> = first
+            .updates
+            .into_iter()
+            .filter_map(|(k, v)| Some((k, v?)))
+            .collect();
         let second = scan(dir.path(), &known);
         assert!(!second.any_change());
         assert!(!second.files["memory/2026-03-15.md"].changed);

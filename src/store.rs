@@ -77,15 +77,28 @@ impl Store {
             Ok(store) => Ok((store, None)),
             Err(reason) => {
                 let _ = std::fs::remove_file(&path);
-                let store = Self::open_checked(&path).map_err(|message| Error::Store { path: path.clone(), message })?;
-                Ok((store, Some(format!("warning: {reason}; rebuilt {} from the Markdown", path.display()))))
+                let store = Self::open_checked(&path).map_err(|message| Error::Store {
+                    path: path.clone(),
+                    message,
+                })?;
+                Ok((
+                    store,
+                    Some(format!(
+                        "warning: {reason}; rebuilt {} from the Markdown",
+                        path.display()
+                    )),
+                ))
             }
         }
     }
 
     fn open_checked(path: &Path) -> std::result::Result<Store, String> {
-        let db = Database::create(path).map_err(|e| format!("store {} unreadable ({e})", path.display()))?;
-        let store = Store { db, path: path.to_path_buf() };
+        let db = Database::create(path)
+            .map_err(|e| format!("store {} unreadable ({e})", path.display()))?;
+        let store = Store {
+            db,
+            path: path.to_path_buf(),
+        };
         match store.schema().map_err(|e| e.to_string())? {
             Some(v) if v == SCHEMA_VERSION => Ok(store),
             Some(v) => Err(format!("store schema {v} is not {SCHEMA_VERSION}")),
@@ -111,7 +124,8 @@ impl Store {
         let txn = self.db.begin_write().map_err(|e| self.err(e))?;
         {
             let mut meta = txn.open_table(META).map_err(|e| self.err(e))?;
-            meta.insert("schema", codec::encode(&SCHEMA_VERSION).as_slice()).map_err(|e| self.err(e))?;
+            meta.insert("schema", codec::encode(&SCHEMA_VERSION).as_slice())
+                .map_err(|e| self.err(e))?;
             txn.open_table(FILES).map_err(|e| self.err(e))?;
             txn.open_table(NODES).map_err(|e| self.err(e))?;
         }
@@ -125,7 +139,10 @@ impl Store {
 
     /// Wraps a redb error with the store's path.
     pub fn err(&self, e: impl std::fmt::Display) -> Error {
-        Error::Store { path: self.path.clone(), message: e.to_string() }
+        Error::Store {
+            path: self.path.clone(),
+            message: e.to_string(),
+        }
     }
 
     /// Every file record.
@@ -146,7 +163,10 @@ impl Store {
         Ok(value.and_then(|v| codec::decode(v.value())))
     }
 
-    fn load<T: serde::de::DeserializeOwned>(&self, def: TableDefinition<&str, &[u8]>) -> Result<HashMap<String, T>> {
+    fn load<T: serde::de::DeserializeOwned>(
+        &self,
+        def: TableDefinition<&str, &[u8]>,
+    ) -> Result<HashMap<String, T>> {
         let txn = self.db.begin_read().map_err(|e| self.err(e))?;
         let table = txn.open_table(def).map_err(|e| self.err(e))?;
         let mut out = HashMap::new();
@@ -171,7 +191,9 @@ impl Store {
             let mut files = txn.open_table(FILES).map_err(|e| self.err(e))?;
             for (k, v) in &batch.files {
                 match v {
-                    Some(rec) => files.insert(k.as_str(), codec::encode(rec).as_slice()).map(drop),
+                    Some(rec) => files
+                        .insert(k.as_str(), codec::encode(rec).as_slice())
+                        .map(drop),
                     None => files.remove(k.as_str()).map(drop),
                 }
                 .map_err(|e| self.err(e))?;
@@ -179,14 +201,17 @@ impl Store {
             let mut nodes = txn.open_table(NODES).map_err(|e| self.err(e))?;
             for (k, v) in &batch.nodes {
                 match v {
-                    Some(rec) => nodes.insert(k.as_str(), codec::encode(rec).as_slice()).map(drop),
+                    Some(rec) => nodes
+                        .insert(k.as_str(), codec::encode(rec).as_slice())
+                        .map(drop),
                     None => nodes.remove(k.as_str()).map(drop),
                 }
                 .map_err(|e| self.err(e))?;
             }
             let mut meta = txn.open_table(META).map_err(|e| self.err(e))?;
             for (k, v) in &batch.meta {
-                meta.insert(k.as_str(), v.as_slice()).map_err(|e| self.err(e))?;
+                meta.insert(k.as_str(), v.as_slice())
+                    .map_err(|e| self.err(e))?;
             }
         }
         txn.commit().map_err(|e| self.err(e))
@@ -213,7 +238,11 @@ mod tests {
     use super::*;
 
     fn rec() -> FileRecord {
-        FileRecord { size: 3, mtime_ns: 9, hash: [7; 32] }
+        FileRecord {
+            size: 3,
+            mtime_ns: 9,
+            hash: [7; 32],
+        }
     }
 
     #[test]
@@ -222,7 +251,10 @@ mod tests {
         {
             let (store, warn) = Store::open(dir.path()).unwrap();
             assert!(warn.is_none());
-            let batch = Batch { files: vec![("memory/a.md".into(), Some(rec()))], ..Default::default() };
+            let batch = Batch {
+                files: vec![("memory/a.md".into(), Some(rec()))],
+                ..Default::default()
+            };
             store.commit(&batch).unwrap();
         }
         let (store, _) = Store::open(dir.path()).unwrap();
@@ -245,7 +277,10 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         {
             let (store, _) = Store::open(dir.path()).unwrap();
-            let batch = Batch { meta: vec![("schema".into(), codec::encode(&99u32))], ..Default::default() };
+            let batch = Batch {
+                meta: vec![("schema".into(), codec::encode(&99u32))],
+                ..Default::default()
+            };
             store.commit(&batch).unwrap();
         }
         let (_, warn) = Store::open(dir.path()).unwrap();

@@ -77,7 +77,11 @@ pub trait Summarizer: Sync {
     fn is_active(&self) -> bool;
 
     /// Summarises a batch, one result per request, in order.
-    fn summarize(&self, requests: &[SummaryRequest], progress: &dyn Progress) -> Vec<Result<Summary, SummaryError>>;
+    fn summarize(
+        &self,
+        requests: &[SummaryRequest],
+        progress: &dyn Progress,
+    ) -> Vec<Result<Summary, SummaryError>>;
 }
 
 /// The default backend: summarises nothing, so above-threshold nodes are
@@ -93,7 +97,14 @@ impl Summarizer for NoneSummarizer {
         false
     }
 
-    fn summarize(&self, requests: &[SummaryRequest], _: &dyn Progress) -> Vec<Result<Summary, SummaryError>> {
-        requests.iter().map(|_| Err(SummaryError::NotConfigured)).collect()
+    fn summarize(
+        &self,
+        requests: &[SummaryRequest],
+        _: &dyn Progress,
+    ) -> Vec<Result<Summary, SummaryError>> {
+        requests
+            .iter()
+            .map(|_| Err(SummaryError::NotConfigured))
+            .collect()
     }
 }

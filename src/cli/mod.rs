@@ -1,0 +1,101 @@
+//! The `hipo` command line: parses, calls the library, prints. No engine
+//! logic lives here.
+
+mod compact;
+mod output;
+
+use anyhow::Result;
+use chrono::NaiveDate;
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Exit codes, documented in the README.
+pub mod exit {
+    /// Everything worked.
+    pub const OK: u8 = 0;
+    /// The work was done, but some files were skipped (bad input).
+    pub const PROBLEMS: u8 = 1;
+    /// A usage error or a fatal error: nothing, or nothing more, was done.
+    pub const ERROR: u8 = 2;
+    /// Another hipo process held the project lock for too long.
+    pub const BUSY: u8 = 3;
+    /// Some nodes could not be summarised by the local model.
+    pub const SUMMARY_FAILED: u8 = 4;
+}
+
+/// Long-term memory for AI agents: Markdown logs, an incremental summary
+/// tree, and fast search.
+#[derive(Debug, Parser)]
+#[command(name = "hipo", version, about, max_term_width = 100)]
+pub struct Cli {
+    /// Project root (default: nearest ancestor with hipocampus.config.json or memory/).
+    #[arg(long, global = true, env = "HIPO_DIR", value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+
+    /// Print machine-readable JSON on stdout.
+    #[arg(long, global = true)]
+    pub json: bool,
+
+    /// The date that decides tentative/fixed and ages (default: today).
+    #[arg(long, global = true, env = "HIPO_TODAY", value_name = "YYYY-MM-DD")]
+    pub today: Option<NaiveDate>,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Create memory/, knowledge/, plans/, ROOT.md and the config (idempotent).
+    Init,
+    /// Bring the compaction tree up to date.
+    Compact(compact::CompactArgs),
+    /// Show the tree, the summary backlog, and whether a compaction is due.
+    Status,
+    /// Delete .hipo/ and rebuild it from the Markdown.
+    Rebuild,
+}
+
+/// What every command needs to know.
+pub struct Ctx {
+    pub dir: Option<PathBuf>,
+    pub json: bool,
+    pub today: NaiveDate,
+    pub style: output::Style,
+}
+
+impl Ctx {
+    /// The project root for commands that need an existing project.
+    pub fn root(&self) -> Result<PathBuf> {
+        let cwd = std::env::current_dir()?;
+        Ok(hipo::project::find_root(self.dir.as_deref(), &cwd)?)
+    }
+}
+
+/// Parses and runs; the caller maps errors to exit code 2.
+pub fn run(cli: Cli) -> Result<ExitCode> {
+    let ctx = Ctx {
+        dir: cli.dir,
+        json: cli.json,
+        today: cli
+            .today
+            .unwrap_or_else(|| chrono::Local::now().date_naive()),
+        style: output::Style::detect(),
+    };
+    match cli.command {
+        Command::Init => compact::init(&ctx),
+        Command::Compact(args) => compact::compact(&ctx, &args),
+        Command::Status => compact::status(&ctx),
+        Command::Rebuild => compact::rebuild(&ctx),
+    }
+}
+
+/// Maps a library error to its exit code.
+pub fn exit_code_of(err: &anyhow::Error) -> u8 {
+    match err.downcast_ref::<hipo::Error>() {
+        Some(hipo::Error::Busy { .. }) => exit::BUSY,
+        _ => exit::ERROR,
+    }
+}

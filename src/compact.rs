@@ -1,0 +1,1007 @@
+//! Brings the compaction tree up to date: raw → daily → weekly → monthly →
+//! ROOT, redoing only what changed.
+//!
+//! Each node's inputs (its sources' paths and current hashes, and the
+//! threshold that decides copy versus summary) are hashed; the store keeps
+//! that input hash and the hash of the bytes hipo wrote. A node is rebuilt
+//! when its input hash changed, its file is missing, its status must move
+//! on, or a pending summary can now be written. A node whose file no longer
+//! matches what hipo wrote was edited by someone else: it is adopted, and
+//! only replaced (its old text kept as `.prev`) when its sources change.
+//! Levels run in order so a rebuilt child is seen by its parent in the
+//! same run. Deleting the store and running again converges to the same
+//! bytes, because every written byte is a function of the Markdown alone.
+
+use crate::config::CompactionConfig;
+use crate::error::{Error, Problem, Result};
+use crate::fsutil::{read_utf8, write_atomic};
+use crate::layout::{Level, NodeId, PathKind};
+use crate::markdown::{self, Frontmatter, Status, Topic};
+use crate::redact::redact;
+use crate::root::{self, RootInput};
+use crate::scan::Scan;
+use crate::store::{Batch, FileRecord, Hash, NodeRecord, Store};
+use crate::summarize::{Progress, SourceText, Summarizer, SummaryError, SummaryRequest};
+use crate::tree::{self, Tree};
+use chrono::NaiveDate;
+use serde::Serialize;
+use std::collections::{BTreeSet, HashMap};
+use std::path::Path;
+
+/// How to run a compaction.
+#[derive(Debug, Clone, Copy)]
+pub struct Options {
+    /// The date that decides tentative versus fixed.
+    pub today: NaiveDate,
+    /// Plan only: write nothing, call no model.
+    pub dry_run: bool,
+}
+
+/// Why a node was (or would be) written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Reason {
+    /// The node did not exist.
+    New,
+    /// A source changed since the node was written.
+    SourceChanged,
+    /// The node's file was deleted.
+    Missing,
+    /// Its status moves on (tentative → fixed).
+    StatusChange,
+    /// It still needs a summary and a summarizer is now available.
+    Retry,
+    /// Someone else wrote it; hipo takes it as the node's content.
+    Adopted,
+    /// The store had no record of it (first run, or `.hipo/` deleted).
+    Unrecorded,
+}
+
+impl Reason {
+    /// Short human description.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Reason::New => "new",
+            Reason::SourceChanged => "source changed",
+            Reason::Missing => "file was missing",
+            Reason::StatusChange => "status change",
+            Reason::Retry => "retry summary",
+            Reason::Adopted => "adopted edit",
+            Reason::Unrecorded => "not in store",
+        }
+    }
+}
+
+/// One node hipo wrote, or would write in a dry run.
+#[derive(Debug, Clone, Serialize)]
+pub struct Action {
+    pub path: String,
+    pub level: Level,
+    pub reason: Reason,
+    /// Status after the action.
+    pub status: Status,
+    /// True when the file's bytes changed (or would change).
+    pub written: bool,
+    /// Where the replaced text someone else wrote was kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prev: Option<String>,
+}
+
+/// A node the summarizer could not write.
+#[derive(Debug, Clone, Serialize)]
+pub struct SummaryFailure {
+    pub path: String,
+    pub reason: String,
+    pub hint: String,
+}
+
+/// One node of the finished tree.
+#[derive(Debug, Clone, Serialize)]
+pub struct NodeInfo {
+    pub path: String,
+    pub level: Level,
+    pub status: Status,
+    /// Body lines.
+    pub lines: usize,
+    /// Children still waiting for a summary.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub pending: Vec<String>,
+}
+
+/// What a compaction did.
+#[derive(Debug, Default, Serialize)]
+pub struct Report {
+    pub today: String,
+    pub dry_run: bool,
+    pub actions: Vec<Action>,
+    pub nodes: Vec<NodeInfo>,
+    pub problems: Vec<Problem>,
+    pub summary_failures: Vec<SummaryFailure>,
+    pub warnings: Vec<String>,
+}
+
+impl Report {
+    /// Nodes whose bytes changed.
+    pub fn written(&self) -> usize {
+        self.actions.iter().filter(|a| a.written).count()
+    }
+}
+
+/// What the tree knows of a node after this run.
+#[derive(Debug, Clone)]
+struct NodeState {
+    hash: Hash,
+    status: Status,
+    topics: Vec<Topic>,
+    body_lines: usize,
+    pending: Vec<String>,
+}
+
+/// The decision for one node.
+enum Plan {
+    Keep,
+    Adopt { reason: Option<Reason> },
+    Build { reason: Reason, keep_prev: bool },
+}
+
+/// A node's inputs this run.
+struct Inputs {
+    hash: Hash,
+    sources: Vec<String>,
+    ready: Vec<String>,
+    pending: Vec<String>,
+    child_statuses: Vec<Status>,
+}
+
+/// A node whose content is decided except for a summary.
+struct Draft {
+    id: NodeId,
+    reason: Reason,
+    keep_prev: bool,
+    inputs: Inputs,
+    topics: Vec<Topic>,
+    source_lines: usize,
+    body: DraftBody,
+}
+
+enum DraftBody {
+    Ready(String),
+    NeedsSummary(SummaryRequest),
+}
+
+/// Runs one compaction. The caller holds the project lock.
+pub fn compact(
+    root: &Path,
+    config: &CompactionConfig,
+    store: &Store,
+    scan: Scan,
+    summarizer: &dyn Summarizer,
+    progress: &dyn Progress,
+    options: Options,
+) -> Result<Report> {
+    let records = store.nodes()?;
+    let mut run = Run {
+        root,
+        config,
+        options,
+        summarizer,
+        progress,
+        records,
+        states: HashMap::new(),
+        batch: Batch::default(),
+        report: Report {
+            today: options.today.to_string(),
+            dry_run: options.dry_run,
+            ..Default::default()
+        },
+        scan,
+    };
+    run.report.problems = std::mem::take(&mut run.scan.problems);
+    if !options.dry_run {
+        run.batch.files = std::mem::take(&mut run.scan.updates);
+    }
+    let tree = run.tree();
+    for level in [Level::Daily, Level::Weekly, Level::Monthly] {
+        run.level(&tree, level)?;
+        run.commit(store)?;
+    }
+    run.root_node(&tree)?;
+    run.commit(store)?;
+    run.finish(&tree);
+    Ok(run.report)
+}
+
+struct Run<'a> {
+    root: &'a Path,
+    config: &'a CompactionConfig,
+    options: Options,
+    summarizer: &'a dyn Summarizer,
+    progress: &'a dyn Progress,
+    scan: Scan,
+    records: HashMap<String, NodeRecord>,
+    states: HashMap<String, NodeState>,
+    batch: Batch,
+    report: Report,
+}
+
+impl Run<'_> {
+    fn tree(&self) -> Tree {
+        let days: BTreeSet<NaiveDate> = self
+            .scan
+            .files
+            .values()
+            .filter_map(|f| match f.kind {
+                PathKind::Raw(d) | PathKind::Node(NodeId::Daily(d)) => Some(d),
+                _ => None,
+            })
+            .collect();
+        Tree::new(days)
+    }
+
+    fn threshold(&self, level: Level) -> usize {
+        match level {
+            Level::Daily => self.config.daily_threshold,
+            Level::Weekly => self.config.weekly_threshold,
+            Level::Monthly => self.config.monthly_threshold,
+            Level::Root => self.config.root_max_tokens,
+        }
+    }
+
+    fn commit(&mut self, store: &Store) -> Result<()> {
+        if self.options.dry_run {
+            return Ok(());
+        }
+        store.commit(&std::mem::take(&mut self.batch))
+    }
+
+    /// Current hash of a file: what this run wrote, else what the scan saw.
+    fn current_hash(&self, rel: &str) -> Option<Hash> {
+        self.states
+            .get(rel)
+            .map(|s| s.hash)
+            .or_else(|| self.scan.hash(rel))
+    }
+
+    fn inputs(&self, tree: &Tree, id: NodeId) -> Inputs {
+        let mut hasher = blake3::Hasher::new();
+        hasher.update(b"hipo-node-v1\0");
+        hasher.update(id.level().as_str().as_bytes());
+        hasher.update(&(self.threshold(id.level()) as u64).to_le_bytes());
+        let sources: Vec<String> = match id {
+            NodeId::Daily(d) => {
+                let raw = tree::raw_path(d);
+                if self.scan.files.contains_key(&raw) {
+                    vec![raw]
+                } else {
+                    Vec::new()
+                }
+            }
+            _ => tree
+                .children(id)
+                .into_iter()
+                .map(NodeId::path)
+                .filter(|p| self.states.contains_key(p))
+                .collect(),
+        };
+        let (mut ready, mut pending, mut child_statuses) = (Vec::new(), Vec::new(), Vec::new());
+        for src in &sources {
+            hasher.update(src.as_bytes());
+            hasher.update(&self.current_hash(src).unwrap_or_default());
+            match self.states.get(src) {
+                Some(s) if s.status == Status::NeedsSummarization => pending.push(src.clone()),
+                Some(s) => {
+                    child_statuses.push(s.status);
+                    ready.push(src.clone());
+                }
+                None => ready.push(src.clone()),
+            }
+        }
+        Inputs {
+            hash: *hasher.finalize().as_bytes(),
+            sources,
+            ready,
+            pending,
+            child_statuses,
+        }
+    }
+
+    fn plan(&self, id: NodeId, inputs: &Inputs) -> Plan {
+        let path = id.path();
+        let on_disk = self.scan.hash(&path);
+        let Some(rec) = self.records.get(&path) else {
+            return match on_disk {
+                None => Plan::Build {
+                    reason: Reason::New,
+                    keep_prev: false,
+                },
+                // A daily whose raw log is gone can only be kept as it is.
+                Some(_) if inputs.sources.is_empty() => Plan::Adopt { reason: None },
+                Some(_) => Plan::Build {
+                    reason: Reason::Unrecorded,
+                    keep_prev: true,
+                },
+            };
+        };
+        if inputs.sources.is_empty() && on_disk.is_some() {
+            return Plan::Adopt { reason: None };
+        }
+        let Some(disk) = on_disk else {
+            return Plan::Build {
+                reason: Reason::Missing,
+                keep_prev: false,
+            };
+        };
+        let sources_changed = rec.input_hash != inputs.hash;
+        if disk != rec.written_hash {
+            return if sources_changed {
+                Plan::Build {
+                    reason: Reason::SourceChanged,
+                    keep_prev: true,
+                }
+            } else {
+                Plan::Adopt {
+                    reason: Some(Reason::Adopted),
+                }
+            };
+        }
+        if sources_changed {
+            return Plan::Build {
+                reason: Reason::SourceChanged,
+                keep_prev: rec.adopted,
+            };
+        }
+        if rec.adopted {
+            return Plan::Adopt { reason: None };
+        }
+        if rec.status == Status::NeedsSummarization
+            && self.summarizer.is_active()
+            && !self.options.dry_run
+        {
+            return Plan::Build {
+                reason: Reason::Retry,
+                keep_prev: false,
+            };
+        }
+        let want = tree::desired_status(
+            id,
+            self.options.today,
+            rec.status == Status::NeedsSummarization,
+            &inputs.child_statuses,
+            inputs.pending.len(),
+        );
+        if want != rec.status {
+            return Plan::Build {
+                reason: Reason::StatusChange,
+                keep_prev: false,
+            };
+        }
+        Plan::Keep
+    }
+
+    fn level(&mut self, tree: &Tree, level: Level) -> Result<()> {
+        let mut drafts = Vec::new();
+        for id in tree.level(level) {
+            let inputs = self.inputs(tree, id);
+            match self.plan(id, &inputs) {
+                Plan::Keep => self.keep(id),
+                Plan::Adopt { reason } => self.adopt(id, &inputs, reason)?,
+                Plan::Build { reason, keep_prev } => {
+                    match self.draft(id, inputs, reason, keep_prev) {
+                        Ok(d) => drafts.push(d),
+                        Err(p) => self.skip(id, p),
+                    }
+                }
+            }
+        }
+        self.summarize_and_write(drafts)
+    }
+
+    fn keep(&mut self, id: NodeId) {
+        let path = id.path();
+        if let Some(rec) = self.records.get(&path) {
+            let state = NodeState {
+                hash: rec.written_hash,
+                status: rec.status,
+                topics: rec.topics.clone(),
+                body_lines: rec.body_lines,
+                pending: rec.pending.clone(),
+            };
+            self.states.insert(path, state);
+        }
+    }
+
+    /// A node that cannot be built this run keeps its last known state, so
+    /// its parent neither loses it nor treats it as new.
+    fn skip(&mut self, id: NodeId, problem: Problem) {
+        self.report.problems.push(problem);
+        self.keep(id);
+    }
+
+    fn adopt(&mut self, id: NodeId, inputs: &Inputs, reason: Option<Reason>) -> Result<()> {
+        let path = id.path();
+        let text = match read_utf8(self.root, &path) {
+            Ok(t) => t,
+            Err(e) => {
+                self.skip(id, problem_of(&path, e));
+                return Ok(());
+            }
+        };
+        let doc = match markdown::parse_document(&text) {
+            Ok(d) => d,
+            Err(e) => {
+                self.skip(
+                    id,
+                    Problem {
+                        path: path.clone(),
+                        line: Some(e.line),
+                        message: e.message,
+                    },
+                );
+                return Ok(());
+            }
+        };
+        let fm = doc.frontmatter.clone().unwrap_or_default();
+        let status = fm
+            .parsed_status()
+            .ok()
+            .flatten()
+            .unwrap_or(Status::Tentative);
+        let mut topics: Vec<Topic> = fm.topics.iter().filter_map(|t| Topic::parse(t)).collect();
+        if topics.is_empty() {
+            topics = markdown::topics_of(doc.body);
+        }
+        let body_lines = markdown::line_count(doc.body);
+        let mut hash = *blake3::hash(text.as_bytes()).as_bytes();
+        let mut new_status = status;
+        let mut written = false;
+        // Fixed is hipo's to grant: an adopted tentative node whose period
+        // and sources are final gets only its `status:` line changed.
+        if status == Status::Tentative && !inputs.sources.is_empty() {
+            let want = tree::desired_status(
+                id,
+                self.options.today,
+                false,
+                &inputs.child_statuses,
+                inputs.pending.len(),
+            );
+            if want == Status::Fixed
+                && let Some(updated) = set_status_line(&text, Status::Fixed)
+            {
+                hash = self.write(&path, &updated)?;
+                new_status = Status::Fixed;
+                written = true;
+            }
+        }
+        let reason = reason.or(written.then_some(Reason::StatusChange));
+        if let Some(reason) = reason {
+            self.report.actions.push(Action {
+                path: path.clone(),
+                level: id.level(),
+                reason,
+                status: new_status,
+                written,
+                prev: None,
+            });
+        }
+        let record = NodeRecord {
+            input_hash: inputs.hash,
+            written_hash: hash,
+            adopted: true,
+            status: new_status,
+            summarizer: "external".into(),
+            body_lines,
+            topics: topics.clone(),
+            sources: inputs.sources.clone(),
+            pending: inputs.pending.clone(),
+        };
+        self.batch.nodes.push((path.clone(), Some(record)));
+        self.states.insert(
+            path,
+            NodeState {
+                hash,
+                status: new_status,
+                topics,
+                body_lines,
+                pending: inputs.pending.clone(),
+            },
+        );
+        Ok(())
+    }
+
+    /// Reads the sources and decides between a copy and a summary.
+    fn draft(
+        &self,
+        id: NodeId,
+        inputs: Inputs,
+        reason: Reason,
+        keep_prev: bool,
+    ) -> std::result::Result<Draft, Problem> {
+        let mut sources = Vec::new();
+        let mut topics = Vec::new();
+        for src in &inputs.ready {
+            let text = read_utf8(self.root, src).map_err(|e| problem_of(src, e))?;
+            let doc = markdown::parse_document(&text).map_err(|e| Problem {
+                path: src.clone(),
+                line: Some(e.line),
+                message: e.message,
+            })?;
+            let body = redact(doc.body).into_owned();
+            if id.level() == Level::Daily {
+                topics.extend(markdown::topics_of(&body));
+            }
+            sources.push(SourceText {
+                path: src.clone(),
+                lines: markdown::line_count(&body),
+                body,
+            });
+        }
+        if id.level() != Level::Daily {
+            for src in &inputs.sources {
+                if let Some(s) = self.states.get(src) {
+                    topics.extend(s.topics.iter().cloned());
+                }
+            }
+        }
+        let mut seen = std::collections::HashSet::new();
+        topics.retain(|t| seen.insert(t.clone()));
+        let source_lines: usize = sources.iter().map(|s| s.lines).sum();
+        let body = if source_lines > self.threshold(id.level()) {
+            DraftBody::NeedsSummary(SummaryRequest {
+                node: id,
+                input_hash: inputs.hash,
+                sources,
+            })
+        } else {
+            DraftBody::Ready(concat(id, &sources, &inputs.pending))
+        };
+        Ok(Draft {
+            id,
+            reason,
+            keep_prev,
+            inputs,
+            topics,
+            source_lines,
+            body,
+        })
+    }
+
+    fn summarize_and_write(&mut self, drafts: Vec<Draft>) -> Result<()> {
+        let requests: Vec<SummaryRequest> = drafts
+            .iter()
+            .filter_map(|d| match &d.body {
+                DraftBody::NeedsSummary(r) => Some(r.clone()),
+                DraftBody::Ready(_) => None,
+            })
+            .collect();
+        let mut results =
+            if requests.is_empty() || self.options.dry_run || !self.summarizer.is_active() {
+                requests
+                    .iter()
+                    .map(|_| Err(SummaryError::NotConfigured))
+                    .collect()
+            } else {
+                self.summarizer.summarize(&requests, self.progress)
+            }
+            .into_iter();
+        for draft in drafts {
+            let (body, summary, status_override) = match &draft.body {
+                DraftBody::Ready(body) => (body.clone(), None, None),
+                DraftBody::NeedsSummary(request) => match results.next() {
+                    Some(Ok(summary)) => (redact(&summary.body).into_owned(), Some(summary), None),
+                    Some(Err(err)) => {
+                        if let SummaryError::Failed { reason, hint } = &err {
+                            self.report.summary_failures.push(SummaryFailure {
+                                path: draft.id.path(),
+                                reason: reason.clone(),
+                                hint: hint.clone(),
+                            });
+                        }
+                        (
+                            stub(draft.id, request, &err, self.threshold(draft.id.level())),
+                            None,
+                            Some(Status::NeedsSummarization),
+                        )
+                    }
+                    None => (String::new(), None, Some(Status::NeedsSummarization)),
+                },
+            };
+            self.finish_node(draft, body, summary, status_override)?;
+        }
+        Ok(())
+    }
+
+    fn finish_node(
+        &mut self,
+        draft: Draft,
+        body: String,
+        summary: Option<crate::summarize::Summary>,
+        status_override: Option<Status>,
+    ) -> Result<()> {
+        let Draft {
+            id,
+            reason,
+            keep_prev,
+            inputs,
+            topics,
+            source_lines,
+            ..
+        } = draft;
+        let status = status_override.unwrap_or_else(|| {
+            tree::desired_status(
+                id,
+                self.options.today,
+                false,
+                &inputs.child_statuses,
+                inputs.pending.len(),
+            )
+        });
+        let summarized = summary.is_some() || status == Status::NeedsSummarization;
+        let fm = Frontmatter {
+            kind: Some(id.level().as_str().into()),
+            status: Some(status.as_str().into()),
+            period: Some(id.period()),
+            source_files: inputs.sources.clone(),
+            pending: inputs.pending.clone(),
+            source_lines: summarized.then_some(source_lines),
+            model: summary.as_ref().and_then(|s| s.model.clone()),
+            prompt_version: summary.as_ref().and_then(|s| s.prompt_version.clone()),
+            topics: topics.iter().map(Topic::render).collect(),
+            ..Default::default()
+        };
+        let content = format!("{}{}", fm.render(), body);
+        let path = id.path();
+        let new_hash = *blake3::hash(content.as_bytes()).as_bytes();
+        let on_disk = self.scan.hash(&path);
+        let written = on_disk != Some(new_hash);
+        let mut prev = None;
+        if written && keep_prev && on_disk.is_some() {
+            prev = self.keep_prev(&path, &content)?;
+        }
+        if written {
+            self.write(&path, &content)?;
+        }
+        let body_lines = markdown::line_count(&body);
+        if written || reason != Reason::Unrecorded {
+            self.report.actions.push(Action {
+                path: path.clone(),
+                level: id.level(),
+                reason,
+                status,
+                written,
+                prev,
+            });
+        }
+        let record = NodeRecord {
+            input_hash: inputs.hash,
+            written_hash: new_hash,
+            adopted: false,
+            status,
+            summarizer: if summarized {
+                self.summarizer.id()
+            } else {
+                "copy".into()
+            },
+            body_lines,
+            topics: topics.clone(),
+            sources: inputs.sources,
+            pending: inputs.pending.clone(),
+        };
+        self.batch.nodes.push((path.clone(), Some(record)));
+        self.states.insert(
+            path,
+            NodeState {
+                hash: new_hash,
+                status,
+                topics,
+                body_lines,
+                pending: inputs.pending,
+            },
+        );
+        Ok(())
+    }
+
+    /// Saves text someone else wrote before hipo replaces it, unless its
+    /// body is what hipo is about to write anyway.
+    fn keep_prev(&mut self, path: &str, new_content: &str) -> Result<Option<String>> {
+        let Ok(old) = read_utf8(self.root, path) else {
+            return Ok(None);
+        };
+        let body_of = |t: &str| {
+            markdown::split_frontmatter(t)
+                .map(|(_, b, _)| b.trim().to_string())
+                .unwrap_or_default()
+        };
+        if body_of(&old) == body_of(new_content) {
+            return Ok(None);
+        }
+        let prev = format!("{path}.prev");
+        if !self.options.dry_run {
+            write_atomic(&self.root.join(&prev), old.as_bytes())?;
+        }
+        self.report.warnings.push(format!(
+            "{path} was edited and its sources changed; rewrote it, old text kept in {prev}"
+        ));
+        Ok(Some(prev))
+    }
+
+    /// Writes a node file (unless dry-run) and records its new stat.
+    fn write(&mut self, path: &str, content: &str) -> Result<Hash> {
+        let hash = *blake3::hash(content.as_bytes()).as_bytes();
+        if self.options.dry_run {
+            return Ok(hash);
+        }
+        let abs = self.root.join(path);
+        write_atomic(&abs, content.as_bytes())?;
+        let meta = std::fs::metadata(&abs).map_err(|e| Error::io(&abs, e))?;
+        let mtime_ns = meta
+            .modified()
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map(|d| d.as_nanos() as i128)
+            .unwrap_or(0);
+        self.batch.files.push((
+            path.to_string(),
+            Some(FileRecord {
+                size: meta.len(),
+                mtime_ns,
+                hash,
+            }),
+        ));
+        Ok(hash)
+    }
+
+    fn root_node(&mut self, tree: &Tree) -> Result<()> {
+        let id = NodeId::Root;
+        let path = id.path();
+        let mut inputs = self.inputs(tree, id);
+        let mut hasher = blake3::Hasher::new();
+        hasher.update(&inputs.hash);
+        hasher.update(self.options.today.to_string().as_bytes());
+        inputs.hash = *hasher.finalize().as_bytes();
+        let on_disk = self.scan.hash(&path);
+        let rec = self.records.get(&path);
+        let reason = match (rec, on_disk) {
+            (Some(r), Some(d)) if r.input_hash == inputs.hash && r.written_hash == d => {
+                self.keep(id);
+                return Ok(());
+            }
+            (Some(r), Some(d)) if r.written_hash != d => Reason::Adopted,
+            (Some(_), Some(_)) => Reason::SourceChanged,
+            (Some(_), None) => Reason::Missing,
+            (None, Some(_)) => Reason::Unrecorded,
+            (None, None) => Reason::New,
+        };
+        let existing = match on_disk {
+            Some(_) => read_utf8(self.root, &path).ok(),
+            None => None,
+        };
+        let input = RootInput {
+            today: self.options.today,
+            max_tokens: self.config.root_max_tokens,
+            days: tree
+                .days
+                .iter()
+                .filter_map(|d| {
+                    let s = self.states.get(&NodeId::Daily(*d).path())?;
+                    Some((*d, s.topics.clone()))
+                })
+                .collect(),
+            summaries: tree
+                .level(Level::Monthly)
+                .into_iter()
+                .chain(tree.level(Level::Weekly))
+                .filter_map(|n| {
+                    let s = self.states.get(&n.path())?;
+                    Some((n, s.topics.clone()))
+                })
+                .collect(),
+            existing: existing.as_deref(),
+        };
+        let content = redact(&root::build(&input)).into_owned();
+        let hash = *blake3::hash(content.as_bytes()).as_bytes();
+        let written = on_disk != Some(hash);
+        if written {
+            self.write(&path, &content)?;
+            if !self.options.dry_run {
+                root::sync_memory_md(self.root, &content)?;
+            }
+        }
+        if written || reason != Reason::Unrecorded {
+            self.report.actions.push(Action {
+                path: path.clone(),
+                level: Level::Root,
+                reason,
+                status: Status::Tentative,
+                written,
+                prev: None,
+            });
+        }
+        let body_lines = markdown::split_frontmatter(&content)
+            .map(|(_, b, _)| markdown::line_count(b))
+            .unwrap_or(0);
+        let record = NodeRecord {
+            input_hash: inputs.hash,
+            written_hash: hash,
+            adopted: false,
+            status: Status::Tentative,
+            summarizer: "mechanical".into(),
+            body_lines,
+            topics: Vec::new(),
+            sources: inputs.sources,
+            pending: Vec::new(),
+        };
+        self.batch.nodes.push((path.clone(), Some(record)));
+        self.states.insert(
+            path,
+            NodeState {
+                hash,
+                status: Status::Tentative,
+                topics: Vec::new(),
+                body_lines,
+                pending: Vec::new(),
+            },
+        );
+        Ok(())
+    }
+
+    fn finish(&mut self, tree: &Tree) {
+        for level in [Level::Daily, Level::Weekly, Level::Monthly, Level::Root] {
+            for id in tree.level(level) {
+                if let Some(s) = self.states.get(&id.path()) {
+                    self.report.nodes.push(NodeInfo {
+                        path: id.path(),
+                        level,
+                        status: s.status,
+                        lines: s.body_lines,
+                        pending: s.pending.clone(),
+                    });
+                }
+            }
+        }
+        self.report.problems.sort_by(|a, b| a.path.cmp(&b.path));
+        self.report.problems.dedup();
+    }
+}
+
+fn problem_of(path: &str, e: Error) -> Problem {
+    match e {
+        Error::BadInput { line, message, .. } => Problem {
+            path: path.to_string(),
+            line,
+            message,
+        },
+        other => Problem {
+            path: path.to_string(),
+            line: None,
+            message: other.to_string(),
+        },
+    }
+}
+
+/// The body of a node below its threshold: a daily is its raw log
+/// verbatim; a weekly or monthly is its ready children under their periods.
+fn concat(id: NodeId, sources: &[SourceText], pending: &[String]) -> String {
+    if let NodeId::Daily(_) = id {
+        return sources.first().map(|s| s.body.clone()).unwrap_or_default();
+    }
+    let mut out = String::new();
+    for src in sources {
+        let period = period_of(&src.path);
+        let title = format!("# {period}");
+        let body = src.body.trim_start_matches(['\n', '\r']);
+        let body = match body.strip_prefix(&title) {
+            Some(rest) if rest.starts_with('\n') || rest.is_empty() => {
+                rest.trim_start_matches(['\n', '\r'])
+            }
+            _ => body,
+        };
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&title);
+        out.push_str("\n\n");
+        out.push_str(body.trim_end());
+        out.push('\n');
+    }
+    if !pending.is_empty() {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str("<!-- hipo: waiting for summaries of ");
+        out.push_str(&pending.join(", "));
+        out.push_str(" -->\n");
+    }
+    out
+}
+
+fn period_of(path: &str) -> String {
+    path.rsplit('/')
+        .next()
+        .and_then(|n| n.strip_suffix(".md"))
+        .unwrap_or(path)
+        .to_string()
+}
+
+/// The body of a node that still needs a summary: what it covers and how
+/// to fill it in.
+fn stub(id: NodeId, request: &SummaryRequest, err: &SummaryError, threshold: usize) -> String {
+    let level = id.level().as_str();
+    let mut out = format!(
+        "# {}: needs summarization\n\nThis {level} node covers {} lines from {} source file(s), over the {threshold}-line threshold, so it needs a summary instead of a verbatim copy.\n",
+        id.period(),
+        request.lines(),
+        request.sources.len()
+    );
+    if let SummaryError::Failed { reason, hint } = err {
+        out.push_str(&format!(
+            "\nThe local model could not write it: {reason}. {hint}\n"
+        ));
+    }
+    out.push_str("\nSources:\n");
+    for s in &request.sources {
+        out.push_str(&format!("- {} ({} lines)\n", s.path, s.lines));
+    }
+    out.push_str(
+        "\nTo fill it in: replace this body with a keyword-dense summary under `## Topics`, `## Key Decisions`, `## Tasks Completed`, `## Lessons Learned` and `## Open Items`; keep `user` entries' content and `feedback` rule/why/how-to-apply whole; keep the frontmatter and set `status: tentative`. `hipo compact` adopts the new text and never overwrites it while its sources are unchanged.\n",
+    );
+    out
+}
+
+/// Rewrites only the `status:` line of a file's frontmatter.
+fn set_status_line(text: &str, status: Status) -> Option<String> {
+    let (yaml, _, _) = markdown::split_frontmatter(text).ok()?;
+    let yaml = yaml?;
+    let start = text.find(yaml)?;
+    let mut out = String::with_capacity(text.len());
+    out.push_str(&text[..start]);
+    let mut replaced = false;
+    for line in yaml.split_inclusive('\n') {
+        if !replaced && line.starts_with("status:") {
+            out.push_str(&format!("status: {}\n", status.as_str()));
+            replaced = true;
+        } else {
+            out.push_str(line);
+        }
+    }
+    out.push_str(&text[start + yaml.len()..]);
+    replaced.then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_line_only() {
+        let t = "---\ntype: daily\nstatus: tentative\ntopics: []\n---\nbody status: tentative\n";
+        assert_eq!(
+            set_status_line(t, Status::Fixed).unwrap(),
+            "---\ntype: daily\nstatus: fixed\ntopics: []\n---\nbody status: tentative\n"
+        );
+    }
+
+    #[test]
+    fn concat_strips_matching_titles_only() {
+        let src = |p: &str, b: &str| SourceText {
+            path: p.into(),
+            body: b.into(),
+            lines: 1,
+        };
+        let week = NodeId::Weekly(crate::layout::Week {
+            year: 2026,
+            week: 11,
+        });
+        let out = concat(
+            week,
+            &[
+                src("memory/daily/2026-03-09.md", "# 2026-03-09\n\n## A\nx\n"),
+                src("memory/daily/2026-03-10.md", "# Notes\n## B\n"),
+            ],
+            &["memory/daily/2026-03-11.md".into()],
+        );
+        assert_eq!(
+            out,
+            "# 2026-03-09\n\n## A\nx\n\n# 2026-03-10\n\n# Notes\n## B\n\n<!-- hipo: waiting for summaries of memory/daily/2026-03-11.md -->\n"
+        );
+    }
+}

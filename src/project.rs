@@ -1,0 +1,191 @@
+//! Finding and creating a project, and opening it for a command.
+
+use crate::config::{CompactionState, Config};
+use crate::error::{Error, Result};
+use crate::fsutil::{ProjectLock, write_atomic};
+use crate::layout::{CONFIG_FILE, HIPO_DIR, MEMORY_DIR};
+use crate::store::Store;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Resolves the project root: `dir` if given (it must exist), else the
+/// nearest ancestor of `cwd` holding `hipocampus.config.json` or `memory/`.
+pub fn find_root(dir: Option<&Path>, cwd: &Path) -> Result<PathBuf> {
+    if let Some(dir) = dir {
+        return if dir.is_dir() {
+            Ok(dir.to_path_buf())
+        } else {
+            Err(Error::NoProject(format!(
+                "{} does not exist or is not a directory; create it or run `hipo init --dir {}`",
+                dir.display(),
+                dir.display()
+            )))
+        };
+    }
+    cwd.ancestors()
+        .find(|d| d.join(CONFIG_FILE).is_file() || d.join(MEMORY_DIR).is_dir())
+        .map(Path::to_path_buf)
+        .ok_or_else(|| {
+            Error::NoProject(format!(
+                "no hipo project in {} or its parents (looked for {CONFIG_FILE} or {MEMORY_DIR}/); run `hipo init` or pass --dir",
+                cwd.display()
+            ))
+        })
+}
+
+/// An open project: root, config, lock and store.
+pub struct Project {
+    pub root: PathBuf,
+    pub config: Config,
+    pub store: Store,
+    /// Set when the store was rebuilt on open.
+    pub store_warning: Option<String>,
+    _lock: ProjectLock,
+}
+
+impl Project {
+    /// Locks the project (waiting up to `wait` for another hipo) and opens
+    /// its store.
+    pub fn open(root: &Path, wait: Duration, on_wait: impl FnOnce()) -> Result<Project> {
+        let config = Config::load(root)?;
+        let lock = ProjectLock::acquire(root, wait, on_wait)?;
+        let (store, store_warning) = Store::open(root)?;
+        Ok(Project {
+            root: root.to_path_buf(),
+            config,
+            store,
+            store_warning,
+            _lock: lock,
+        })
+    }
+}
+
+/// What `init` created.
+#[derive(Debug, Default, serde::Serialize)]
+pub struct InitReport {
+    pub root: String,
+    pub created: Vec<String>,
+}
+
+/// Creates the hipocampus layout. Idempotent; never overwrites a file.
+pub fn init(root: &Path, today: chrono::NaiveDate) -> Result<InitReport> {
+    let mut report = InitReport {
+        root: root.display().to_string(),
+        ..Default::default()
+    };
+    for dir in [
+        "memory/daily",
+        "memory/weekly",
+        "memory/monthly",
+        "knowledge",
+        "plans",
+    ] {
+        let p = root.join(dir);
+        if !p.is_dir() {
+            std::fs::create_dir_all(&p).map_err(|e| Error::io(&p, e))?;
+            report.created.push(format!("{dir}/"));
+        }
+    }
+    let root_md = crate::root::build(&crate::root::RootInput {
+        today,
+        max_tokens: 3000,
+        days: Vec::new(),
+        summaries: Vec::new(),
+        existing: None,
+    });
+    let config = "{\n  \"compaction\": {\n    \"cooldownHours\": 3,\n    \"dailyThreshold\": 200,\n    \"weeklyThreshold\": 300,\n    \"monthlyThreshold\": 500,\n    \"rootMaxTokens\": 3000\n  },\n  \"llm\": {\n    \"backend\": \"none\"\n  }\n}\n";
+    for (rel, text) in [
+        (crate::layout::ROOT_PATH, root_md.as_str()),
+        (CONFIG_FILE, config),
+    ] {
+        let p = root.join(rel);
+        if !p.exists() {
+            write_atomic(&p, text.as_bytes())?;
+            report.created.push(rel.to_string());
+        }
+    }
+    let state = root.join(crate::layout::STATE_FILE);
+    if !state.exists() {
+        CompactionState::default().save(root)?;
+        report.created.push(crate::layout::STATE_FILE.to_string());
+    }
+    let gitignore = root.join(".gitignore");
+    let current = match std::fs::read_to_string(&gitignore) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(Error::io(&gitignore, e)),
+    };
+    let entry = format!("{HIPO_DIR}/");
+    if !current
+        .lines()
+        .any(|l| l.trim() == entry || l.trim() == HIPO_DIR || l.trim() == format!("/{entry}"))
+    {
+        let mut text = current;
+        if !text.is_empty() && !text.ends_with('\n') {
+            text.push('\n');
+        }
+        text.push_str(&entry);
+        text.push('\n');
+        write_atomic(&gitignore, text.as_bytes())?;
+        report.created.push(".gitignore entry .hipo/".into());
+    }
+    Ok(report)
+}
+
+/// Deletes the derived cache (everything in `.hipo/` but the lock).
+pub fn drop_cache(root: &Path) -> Result<()> {
+    let dir = root.join(HIPO_DIR);
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Ok(());
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if entry.file_name() == "lock" {
+            continue;
+        }
+        let result = if path.is_dir() {
+            std::fs::remove_dir_all(&path)
+        } else {
+            std::fs::remove_file(&path)
+        };
+        result.map_err(|e| Error::io(&path, e))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn init_is_idempotent_and_keeps_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let today = chrono::NaiveDate::from_ymd_opt(2027, 1, 1).unwrap();
+        std::fs::write(dir.path().join(".gitignore"), "target").unwrap();
+        let first = init(dir.path(), today).unwrap();
+        assert!(first.created.contains(&"memory/ROOT.md".to_string()));
+        std::fs::write(dir.path().join("memory/ROOT.md"), "mine").unwrap();
+        let second = init(dir.path(), today).unwrap();
+        assert!(second.created.is_empty(), "{:?}", second.created);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("memory/ROOT.md")).unwrap(),
+            "mine"
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join(".gitignore")).unwrap(),
+            "target\n.hipo/\n"
+        );
+    }
+
+    #[test]
+    fn finds_nearest_root() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("memory")).unwrap();
+        std::fs::create_dir_all(dir.path().join("a/b")).unwrap();
+        assert_eq!(
+            find_root(None, &dir.path().join("a/b")).unwrap(),
+            dir.path()
+        );
+        assert!(find_root(Some(&dir.path().join("nope")), dir.path()).is_err());
+    }
+}

@@ -1,0 +1,465 @@
+//! `memory/ROOT.md`: the topic index an agent loads into every session.
+//!
+//! Built mechanically from the tree: the Topics Index is computed from the
+//! topics in every node's frontmatter with the age of their latest mention;
+//! Active Context, Recent Patterns and Historical Summary are filled from
+//! the dates and topics too, unless someone wrote those sections by hand:
+//! a section without hipo's `<!-- hipo:auto -->` marker is kept verbatim.
+//! The result stays under `compaction.rootMaxTokens` by shortening the
+//! Historical Summary first, then dropping the oldest project and
+//! reference topics; user and feedback topics are always listed.
+
+use crate::error::Result;
+use crate::layout::NodeId;
+use crate::markdown::{EntryType, Frontmatter, Topic};
+use chrono::NaiveDate;
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+
+/// Marks a section hipo generated and may regenerate.
+pub const AUTO: &str = "<!-- hipo:auto -->";
+
+/// The four sections, in order.
+pub const SECTIONS: [&str; 4] = [
+    "Active Context (recent ~7 days)",
+    "Recent Patterns",
+    "Historical Summary",
+    "Topics Index",
+];
+
+/// Everything ROOT is built from.
+#[derive(Debug)]
+pub struct RootInput<'a> {
+    pub today: NaiveDate,
+    pub max_tokens: usize,
+    /// Each logged day with its topics.
+    pub days: Vec<(NaiveDate, Vec<Topic>)>,
+    /// Weekly and monthly nodes with their topics (for topics that only a
+    /// summary mentions).
+    pub summaries: Vec<(NodeId, Vec<Topic>)>,
+    /// The current ROOT.md, whose hand-written sections are kept.
+    pub existing: Option<&'a str>,
+}
+
+/// A rough token count (≈ 4 bytes a token), enough to enforce the cap.
+pub fn estimate_tokens(text: &str) -> usize {
+    text.len().div_ceil(4)
+}
+
+/// Builds ROOT.md.
+pub fn build(input: &RootInput) -> String {
+    let latest = latest_mentions(input);
+    let kept = hand_written(input.existing);
+    let fm = Frontmatter {
+        kind: Some("root".into()),
+        status: Some("tentative".into()),
+        last_updated: Some(input.today.to_string()),
+        ..Default::default()
+    };
+    let active = kept[0]
+        .clone()
+        .unwrap_or_else(|| auto(active_context(input)));
+    let patterns = kept[1]
+        .clone()
+        .unwrap_or_else(|| auto(recent_patterns(input)));
+    let mut topics = topic_lines(input.today, &latest);
+    let extra = kept_extra(input.existing);
+    let render = |history: &str, topics: &[TopicLine], omitted: usize| {
+        let mut out = fm.render();
+        out.push('\n');
+        for (title, body) in SECTIONS
+            .iter()
+            .zip([active.as_str(), patterns.as_str(), history, ""])
+        {
+            out.push_str(&format!("## {title}\n"));
+            if *title == "Topics Index" {
+                for t in topics {
+                    out.push_str(&t.text);
+                    out.push('\n');
+                }
+                if omitted > 0 {
+                    out.push_str(&omitted_line(omitted));
+                }
+            } else {
+                out.push_str(body);
+            }
+            out.push('\n');
+        }
+        for (title, body) in &extra {
+            out.push_str(&format!("## {title}\n{body}"));
+            if !body.ends_with('\n') {
+                out.push('\n');
+            }
+        }
+        out
+    };
+    let budget = input.max_tokens.saturating_mul(4);
+    let mut history = kept[2]
+        .clone()
+        .unwrap_or_else(|| auto(historical_summary(input, true)));
+    if render(&history, &topics, 0).len() > budget && kept[2].is_none() {
+        history = auto(historical_summary(input, false));
+    }
+    let mut size = render(&history, &topics, 0).len();
+    let mut omitted = 0;
+    if size > budget {
+        // Drop the oldest project topics, then the oldest references; user
+        // and feedback topics are never dropped.
+        let mut order: Vec<usize> = (0..topics.len())
+            .filter(|&i| {
+                matches!(
+                    topics[i].topic.kind,
+                    EntryType::Project | EntryType::Reference
+                )
+            })
+            .collect();
+        order.sort_by_key(|&i| {
+            (
+                topics[i].topic.kind == EntryType::Reference,
+                std::cmp::Reverse(topics[i].age),
+            )
+        });
+        size += omitted_line(order.len()).len();
+        let mut drop = vec![false; topics.len()];
+        for i in order {
+            if size <= budget {
+                break;
+            }
+            drop[i] = true;
+            omitted += 1;
+            size -= topics[i].text.len() + 1;
+        }
+        let mut flags = drop.into_iter();
+        topics.retain(|_| !flags.next().unwrap_or(false));
+    }
+    render(&history, &topics, omitted)
+}
+
+fn omitted_line(n: usize) -> String {
+    format!("- … {n} older topics omitted to stay under rootMaxTokens; see memory/monthly/\n")
+}
+
+fn auto(body: String) -> String {
+    format!("{AUTO}\n{body}")
+}
+
+struct TopicLine {
+    topic: Topic,
+    age: i64,
+    text: String,
+}
+
+/// Latest date each topic was mentioned: a day's date, or for topics only
+/// a summary mentions, the last day of its period (not after today).
+fn latest_mentions(input: &RootInput) -> HashMap<Topic, NaiveDate> {
+    let mut latest: HashMap<Topic, NaiveDate> = HashMap::new();
+    for (day, topics) in &input.days {
+        for t in topics {
+            let e = latest.entry(t.clone()).or_insert(*day);
+            *e = (*e).max(*day);
+        }
+    }
+    for (node, topics) in &input.summaries {
+        let Some((_, end)) = node.date_range() else {
+            continue;
+        };
+        let end = end.min(input.today);
+        for t in topics {
+            latest.entry(t.clone()).or_insert(end);
+        }
+    }
+    latest
+}
+
+fn topic_lines(today: NaiveDate, latest: &HashMap<Topic, NaiveDate>) -> Vec<TopicLine> {
+    let mut lines: Vec<TopicLine> = latest
+        .iter()
+        .map(|(t, d)| {
+            let age = (today - *d).num_days().max(0);
+            let stale = if t.kind == EntryType::Reference && age > 30 {
+                " ?"
+            } else {
+                ""
+            };
+            TopicLine {
+                topic: t.clone(),
+                age,
+                text: format!("- {} [{}, {age}d]{stale}", t.keyword, t.kind.as_str()),
+            }
+        })
+        .collect();
+    lines.sort_by(|a, b| {
+        (a.topic.kind, a.age, &a.topic.keyword).cmp(&(b.topic.kind, b.age, &b.topic.keyword))
+    });
+    lines
+}
+
+fn active_context(input: &RootInput) -> String {
+    let mut out = String::new();
+    for (day, topics) in input.days.iter().rev() {
+        let age = (input.today - *day).num_days();
+        if !(0..7).contains(&age) || topics.is_empty() {
+            continue;
+        }
+        let list: Vec<String> = topics.iter().map(Topic::render).collect();
+        out.push_str(&format!("- {day}: {}\n", list.join(", ")));
+    }
+    if out.is_empty() {
+        out.push_str("- nothing logged in the last 7 days\n");
+    }
+    out
+}
+
+fn recent_patterns(input: &RootInput) -> String {
+    let mut days_per_topic: HashMap<&Topic, usize> = HashMap::new();
+    let mut per_type: BTreeMap<EntryType, usize> = BTreeMap::new();
+    for (day, topics) in &input.days {
+        if !(0..30).contains(&(input.today - *day).num_days()) {
+            continue;
+        }
+        for t in topics {
+            *days_per_topic.entry(t).or_default() += 1;
+            *per_type.entry(t.kind).or_default() += 1;
+        }
+    }
+    let mut recurring: Vec<(&Topic, usize)> =
+        days_per_topic.into_iter().filter(|(_, n)| *n > 1).collect();
+    recurring.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+    let mut out = String::new();
+    if !per_type.is_empty() {
+        let counts: Vec<String> = per_type
+            .iter()
+            .map(|(k, n)| format!("{n} {}", k.as_str()))
+            .collect();
+        out.push_str(&format!("- last 30 days: {} entries\n", counts.join(", ")));
+    }
+    for (t, n) in recurring.into_iter().take(10) {
+        out.push_str(&format!("- recurring: {} ({n} days)\n", t.render()));
+    }
+    if out.is_empty() {
+        out.push_str("- no entries in the last 30 days\n");
+    }
+    out
+}
+
+fn historical_summary(input: &RootInput, with_topics: bool) -> String {
+    let mut months: BTreeMap<String, (usize, Vec<&Topic>)> = BTreeMap::new();
+    for (day, topics) in &input.days {
+        let e = months.entry(day.format("%Y-%m").to_string()).or_default();
+        e.0 += 1;
+        for t in topics {
+            if !e.1.contains(&t) {
+                e.1.push(t);
+            }
+        }
+    }
+    let mut out = String::new();
+    for (month, (days, topics)) in &months {
+        out.push_str(&format!("- {month}: {days} day(s) logged"));
+        if with_topics && !topics.is_empty() {
+            let names: Vec<&str> = topics.iter().take(8).map(|t| t.keyword.as_str()).collect();
+            out.push_str(&format!("; {}", names.join(", ")));
+            if topics.len() > 8 {
+                out.push_str(&format!(" (+{} more)", topics.len() - 8));
+            }
+        }
+        out.push_str(&format!(" → memory/monthly/{month}.md\n"));
+    }
+    if out.is_empty() {
+        out.push_str("- no history yet\n");
+    }
+    out
+}
+
+/// The `##` sections of a body, in order, as (title, body).
+fn sections(text: &str) -> Vec<(String, String)> {
+    let body = crate::markdown::split_frontmatter(text)
+        .map(|(_, b, _)| b)
+        .unwrap_or(text);
+    let mut out: Vec<(String, String)> = Vec::new();
+    for line in body.split_inclusive('\n') {
+        if let Some(title) = line.strip_prefix("## ") {
+            out.push((title.trim().to_string(), String::new()));
+        } else if let Some(last) = out.last_mut() {
+            last.1.push_str(line);
+        }
+    }
+    out
+}
+
+fn section_index(title: &str) -> Option<usize> {
+    SECTIONS.iter().position(|s| {
+        title.starts_with(s.split(' ').next().unwrap_or(s))
+            && title.starts_with(&s[..s.find(" (").unwrap_or(s.len())])
+    })
+}
+
+/// Hand-written narrative sections of the existing ROOT (None = generate).
+fn hand_written(existing: Option<&str>) -> [Option<String>; 3] {
+    let mut kept = [None, None, None];
+    for (title, body) in existing.map(sections).unwrap_or_default() {
+        if let Some(i) = section_index(&title).filter(|i| *i < 3)
+            && !body.contains(AUTO)
+            && !body.trim().is_empty()
+        {
+            let mut body = body.trim_end().to_string();
+            body.push('\n');
+            kept[i] = Some(body);
+        }
+    }
+    kept
+}
+
+/// Sections that are not one of the four, kept as they were.
+fn kept_extra(existing: Option<&str>) -> Vec<(String, String)> {
+    existing
+        .map(sections)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|(t, _)| section_index(t).is_none())
+        .collect()
+}
+
+/// OpenClaw loads `MEMORY.md`, not ROOT.md: when `MEMORY.md` exists, its
+/// `## Compaction Root` section is replaced (only that section) by ROOT's
+/// Active Context, Recent Patterns and Topics Index.
+pub fn sync_memory_md(root: &Path, root_md: &str) -> Result<()> {
+    let path = root.join("MEMORY.md");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(());
+    };
+    let mut section = String::from("## Compaction Root\n");
+    for (title, body) in sections(root_md) {
+        if matches!(section_index(&title), Some(0 | 1 | 3)) {
+            section.push_str(&format!(
+                "### {title}\n{}",
+                body.replace(&format!("{AUTO}\n"), "")
+            ));
+        }
+    }
+    let updated = replace_section(&text, "Compaction Root", &section);
+    if updated != text {
+        crate::fsutil::write_atomic(&path, updated.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// Replaces `## title` up to the next `## ` heading (or appends it).
+fn replace_section(text: &str, title: &str, new: &str) -> String {
+    let heading = format!("## {title}");
+    let mut out = String::with_capacity(text.len() + new.len());
+    let mut lines = text.split_inclusive('\n').peekable();
+    let mut found = false;
+    while let Some(line) = lines.next() {
+        if !found && line.trim_end() == heading {
+            found = true;
+            out.push_str(new);
+            while let Some(next) = lines.peek() {
+                if next.starts_with("## ") {
+                    out.push('\n');
+                    break;
+                }
+                lines.next();
+            }
+        } else {
+            out.push_str(line);
+        }
+    }
+    if !found {
+        if !out.is_empty() && !out.ends_with("\n\n") {
+            out.push_str(if out.ends_with('\n') { "\n" } else { "\n\n" });
+        }
+        out.push_str(new);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(s: &str) -> NaiveDate {
+        NaiveDate::parse_from_str(s, "%Y-%m-%d").unwrap()
+    }
+    fn t(k: &str, kind: EntryType) -> Topic {
+        Topic {
+            keyword: k.into(),
+            kind,
+        }
+    }
+
+    fn input(existing: Option<&str>, max_tokens: usize) -> RootInput<'_> {
+        RootInput {
+            today: d("2027-01-21"),
+            max_tokens,
+            days: vec![
+                (
+                    d("2026-11-01"),
+                    vec![
+                        t("old-docs", EntryType::Reference),
+                        t("old-work", EntryType::Project),
+                    ],
+                ),
+                (
+                    d("2027-01-20"),
+                    vec![
+                        t("terse", EntryType::Feedback),
+                        t("deploy", EntryType::Project),
+                    ],
+                ),
+                (d("2026-11-02"), vec![t("likes-rust", EntryType::User)]),
+            ],
+            summaries: vec![],
+            existing,
+        }
+    }
+
+    #[test]
+    fn topics_index_ages_and_stale_refs() {
+        let out = build(&input(None, 3000));
+        assert!(out.contains("- likes-rust [user, 80d]\n"), "{out}");
+        assert!(out.contains("- terse [feedback, 1d]\n"));
+        assert!(out.contains("- old-docs [reference, 81d] ?\n"));
+        assert!(out.contains("- 2027-01-20: terse [feedback], deploy [project]\n"));
+        assert!(out.starts_with("---\ntype: root\nstatus: tentative\nlast-updated: 2027-01-21\n"));
+    }
+
+    #[test]
+    fn keeps_hand_written_sections() {
+        let existing = "---\ntype: root\n---\n## Active Context (recent ~7 days)\n- shipping v2 this week\n## Recent Patterns\n<!-- hipo:auto -->\n- old\n## Notes\nmine\n";
+        let out = build(&input(Some(existing), 3000));
+        assert!(out.contains("## Active Context (recent ~7 days)\n- shipping v2 this week\n"));
+        assert!(!out.contains("- old\n"));
+        assert!(out.contains("## Notes\nmine\n"));
+    }
+
+    #[test]
+    fn cap_drops_old_projects_not_users() {
+        let mut inp = input(None, 3000);
+        for i in 0..400 {
+            inp.days.push((
+                d("2026-12-01"),
+                vec![t(&format!("project-topic-number-{i}"), EntryType::Project)],
+            ));
+        }
+        let out = build(&inp);
+        assert!(estimate_tokens(&out) <= 3000, "{}", estimate_tokens(&out));
+        assert!(out.contains("likes-rust [user"));
+        assert!(out.contains("terse [feedback"));
+        assert!(out.contains("older topics omitted"));
+    }
+
+    #[test]
+    fn memory_md_section_replaced_only() {
+        let text = "# Memory\n## Core\nfrozen\n## Compaction Root\nold\n## Adaptive\nkeep\n";
+        let out = replace_section(text, "Compaction Root", "## Compaction Root\nnew\n");
+        assert_eq!(
+            out,
+            "# Memory\n## Core\nfrozen\n## Compaction Root\nnew\n\n## Adaptive\nkeep\n"
+        );
+        assert_eq!(
+            replace_section("# M\n", "Compaction Root", "## Compaction Root\nx\n"),
+            "# M\n\n## Compaction Root\nx\n"
+        );
+    }
+}

@@ -1,0 +1,192 @@
+//! `hipo status`: what the tree looks like and whether a compaction is due,
+//! computed by planning a compaction without writing anything.
+
+use crate::compact::{self, Action, NodeInfo, Options};
+use crate::config::{CompactionState, Config};
+use crate::error::{Problem, Result};
+use crate::layout::Level;
+use crate::markdown::Status;
+use crate::scan::Scan;
+use crate::store::Store;
+use crate::summarize::{NoProgress, NoneSummarizer};
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Nodes of one level by status.
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct LevelCounts {
+    pub total: usize,
+    pub tentative: usize,
+    pub fixed: usize,
+    pub needs_summarization: usize,
+}
+
+/// hipocampus's compaction triggers, evaluated.
+#[derive(Debug, Clone, Serialize)]
+pub struct Triggers {
+    pub last_compaction_run: Option<String>,
+    pub cooldown_hours: f64,
+    pub cooldown_elapsed: bool,
+    pub raw_lines_since_last_compaction: u64,
+    pub checkpoints_since_last_compaction: u64,
+    /// True when any trigger fires.
+    pub due: bool,
+    /// Which triggers fired.
+    pub reasons: Vec<String>,
+}
+
+/// The store's health.
+#[derive(Debug, Clone, Serialize)]
+pub struct StoreHealth {
+    pub path: String,
+    pub bytes: u64,
+    pub schema: u32,
+    pub files: usize,
+    pub nodes: usize,
+    /// Set when the store had to be rebuilt on open.
+    pub warning: Option<String>,
+}
+
+/// Everything `hipo status` reports.
+#[derive(Debug, Clone, Serialize)]
+pub struct StatusReport {
+    pub root: String,
+    pub today: String,
+    pub levels: BTreeMap<Level, LevelCounts>,
+    /// Nodes waiting for a summary.
+    pub backlog: Vec<NodeInfo>,
+    /// What the next `hipo compact` would write.
+    pub out_of_date: Vec<Action>,
+    pub triggers: Triggers,
+    pub store: StoreHealth,
+    pub problems: Vec<Problem>,
+}
+
+/// Computes the status. The caller holds the project lock.
+pub fn status(
+    root: &Path,
+    config: &Config,
+    store: &Store,
+    store_warning: Option<String>,
+    scan: Scan,
+    today: NaiveDate,
+    now: DateTime<Utc>,
+) -> Result<StatusReport> {
+    let file_records = store.files()?.len();
+    let node_records = store.nodes()?.len();
+    let plan = compact::compact(
+        root,
+        &config.compaction,
+        store,
+        scan,
+        &NoneSummarizer,
+        &NoProgress,
+        Options {
+            today,
+            dry_run: true,
+        },
+    )?;
+    let mut levels: BTreeMap<Level, LevelCounts> = BTreeMap::new();
+    let mut backlog = Vec::new();
+    for node in &plan.nodes {
+        let c = levels.entry(node.level).or_default();
+        c.total += 1;
+        match node.status {
+            Status::Tentative => c.tentative += 1,
+            Status::Fixed => c.fixed += 1,
+            Status::NeedsSummarization => {
+                c.needs_summarization += 1;
+                backlog.push(node.clone());
+            }
+        }
+    }
+    let state = CompactionState::load(root)?;
+    let triggers = triggers(&state, config.compaction.cooldown_hours, now);
+    let path = Store::path_in(root);
+    Ok(StatusReport {
+        root: root.display().to_string(),
+        today: today.to_string(),
+        levels,
+        backlog,
+        out_of_date: plan.actions.into_iter().filter(|a| a.written).collect(),
+        triggers,
+        store: StoreHealth {
+            bytes: std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0),
+            path: path.display().to_string(),
+            schema: crate::store::SCHEMA_VERSION,
+            files: file_records,
+            nodes: node_records,
+            warning: store_warning,
+        },
+        problems: plan.problems,
+    })
+}
+
+/// Evaluates hipocampus's triggers: cooldown elapsed (or 0), more than 300
+/// raw lines, or more than 5 checkpoints since the last compaction.
+pub fn triggers(state: &CompactionState, cooldown_hours: f64, now: DateTime<Utc>) -> Triggers {
+    let last = state
+        .last_compaction_run
+        .as_deref()
+        .and_then(|s| DateTime::parse_from_rfc3339(s).ok());
+    let cooldown_elapsed = match last {
+        None => true,
+        Some(t) => (now - t.with_timezone(&Utc)).num_seconds() as f64 >= cooldown_hours * 3600.0,
+    };
+    let mut reasons = Vec::new();
+    if cooldown_hours <= 0.0 {
+        reasons.push("cooldownHours is 0".to_string());
+    } else if cooldown_elapsed {
+        reasons.push(match last {
+            None => "never compacted".to_string(),
+            Some(_) => format!("{cooldown_hours}h cooldown has passed"),
+        });
+    }
+    if state.raw_lines_since_last_compaction > 300 {
+        reasons.push(format!(
+            "{} raw lines since last compaction (> 300)",
+            state.raw_lines_since_last_compaction
+        ));
+    }
+    if state.checkpoints_since_last_compaction > 5 {
+        reasons.push(format!(
+            "{} checkpoints since last compaction (> 5)",
+            state.checkpoints_since_last_compaction
+        ));
+    }
+    Triggers {
+        last_compaction_run: state.last_compaction_run.clone(),
+        cooldown_hours,
+        cooldown_elapsed,
+        raw_lines_since_last_compaction: state.raw_lines_since_last_compaction,
+        checkpoints_since_last_compaction: state.checkpoints_since_last_compaction,
+        due: !reasons.is_empty(),
+        reasons,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trigger_rules() {
+        let now = DateTime::parse_from_rfc3339("2027-01-19T12:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        let mut s = CompactionState {
+            last_compaction_run: Some("2027-01-19T10:00:00Z".into()),
+            ..Default::default()
+        };
+        assert!(!triggers(&s, 3.0, now).due);
+        assert!(triggers(&s, 1.0, now).due);
+        assert!(triggers(&s, 0.0, now).due);
+        s.raw_lines_since_last_compaction = 301;
+        assert!(triggers(&s, 3.0, now).due);
+        s.raw_lines_since_last_compaction = 0;
+        s.checkpoints_since_last_compaction = 6;
+        assert_eq!(triggers(&s, 3.0, now).reasons.len(), 1);
+    }
+}
