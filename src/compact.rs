@@ -188,6 +188,7 @@ pub fn compact(
         progress,
         records,
         states: HashMap::new(),
+        built: HashMap::new(),
         batch: Batch::default(),
         report: Report {
             today: options.today.to_string(),
@@ -201,6 +202,12 @@ pub fn compact(
         run.batch.files = std::mem::take(&mut run.scan.updates);
     }
     let tree = run.tree();
+    if tree.days.is_empty() {
+        run.report.warnings.push(format!(
+            "no raw logs in {}/memory/ (files named YYYY-MM-DD.md); only ROOT.md was built",
+            root.display()
+        ));
+    }
     for level in [Level::Daily, Level::Weekly, Level::Monthly] {
         run.level(&tree, level)?;
         run.commit(store)?;
@@ -220,6 +227,9 @@ struct Run<'a> {
     scan: Scan,
     records: HashMap<String, NodeRecord>,
     states: HashMap<String, NodeState>,
+    /// Text of nodes built this run, so parents (and dry runs) need not
+    /// read them back from disk.
+    built: HashMap<String, String>,
     batch: Batch,
     report: Report,
 }
@@ -387,6 +397,15 @@ impl Run<'_> {
                 Plan::Adopt { reason } => self.adopt(id, &inputs, reason)?,
                 Plan::Build { reason, keep_prev } => {
                     match self.draft(id, inputs, reason, keep_prev) {
+                        // With no record (a hipocampus tree, or `.hipo/` deleted), a
+                        // node that needs a summary and already has one is adopted.
+                        Ok(d)
+                            if reason == Reason::Unrecorded
+                                && matches!(d.body, DraftBody::NeedsSummary(_))
+                                && self.has_summary(id) =>
+                        {
+                            self.adopt(id, &d.inputs, None)?
+                        }
                         Ok(d) => drafts.push(d),
                         Err(p) => self.skip(id, p),
                     }
@@ -394,6 +413,21 @@ impl Run<'_> {
             }
         }
         self.summarize_and_write(drafts)
+    }
+
+    /// True when the node's file carries a status other than
+    /// `needs-summarization`, i.e. someone already summarised it.
+    fn has_summary(&self, id: NodeId) -> bool {
+        let Ok(text) = read_utf8(self.root, &id.path()) else {
+            return false;
+        };
+        let Ok(doc) = markdown::parse_document(&text) else {
+            return false;
+        };
+        matches!(
+            doc.frontmatter.map(|f| f.parsed_status()),
+            Some(Ok(Some(Status::Tentative | Status::Fixed)))
+        )
     }
 
     fn keep(&mut self, id: NodeId) {
@@ -519,7 +553,10 @@ impl Run<'_> {
         let mut sources = Vec::new();
         let mut topics = Vec::new();
         for src in &inputs.ready {
-            let text = read_utf8(self.root, src).map_err(|e| problem_of(src, e))?;
+            let text = match self.built.get(src) {
+                Some(t) => t.clone(),
+                None => read_utf8(self.root, src).map_err(|e| problem_of(src, e))?,
+            };
             let doc = markdown::parse_document(&text).map_err(|e| Problem {
                 path: src.clone(),
                 line: Some(e.line),
@@ -660,6 +697,7 @@ impl Run<'_> {
         if written {
             self.write(&path, &content)?;
         }
+        self.built.insert(path.clone(), content);
         let body_lines = markdown::line_count(&body);
         if written || reason != Reason::Unrecorded {
             self.report.actions.push(Action {

@@ -12,8 +12,16 @@ use hipo::summarize::{NoProgress, NoneSummarizer, Summarizer};
 use std::process::ExitCode;
 use std::time::Duration;
 
-/// How long a command waits for another hipo process before giving up.
-const LOCK_WAIT: Duration = Duration::from_secs(60);
+/// How long a command waits for another hipo process before giving up:
+/// `HIPO_LOCK_WAIT` seconds, default 60.
+fn lock_wait() -> Duration {
+    std::env::var("HIPO_LOCK_WAIT")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s >= 0.0)
+        .map(Duration::from_secs_f64)
+        .unwrap_or(Duration::from_secs(60))
+}
 
 /// `hipo compact` flags.
 #[derive(Debug, clap::Args)]
@@ -25,7 +33,7 @@ pub struct CompactArgs {
 
 pub fn open(ctx: &Ctx) -> Result<Project> {
     let root = ctx.root()?;
-    let project = Project::open(&root, LOCK_WAIT, || {
+    let project = Project::open(&root, lock_wait(), || {
         eprintln!(
             "hipo: waiting for another hipo process to finish in {}…",
             root.display()
@@ -292,7 +300,7 @@ pub fn rebuild(ctx: &Ctx) -> Result<ExitCode> {
     let root = ctx.root()?;
     {
         // Hold the lock while deleting so a concurrent run never sees half a cache.
-        let _lock = hipo::fsutil::ProjectLock::acquire(&root, LOCK_WAIT, || {
+        let _lock = hipo::fsutil::ProjectLock::acquire(&root, lock_wait(), || {
             eprintln!("hipo: waiting for another hipo process to finish…")
         })?;
         project::drop_cache(&root)?;

@@ -1,0 +1,460 @@
+//! The compaction tree, driven through the real binary.
+
+mod common;
+
+use common::{Project, raw_log};
+
+fn small_week(p: &Project) {
+    // 2026-W11: Mon 2026-03-09 .. Sun 2026-03-15.
+    p.write(
+        "memory/2026-03-09.md",
+        raw_log(
+            "2026-03-09",
+            &[("Deploy plan [project]", "- decisions: ship friday")],
+            0,
+        ),
+    );
+    p.write(
+        "memory/2026-03-10.md",
+        raw_log(
+            "2026-03-10",
+            &[("Terse answers [feedback]", "- rule: be brief")],
+            0,
+        ),
+    );
+}
+
+#[test]
+fn builds_daily_weekly_monthly_root() {
+    let p = Project::empty();
+    small_week(&p);
+    let (code, out, err) = p.compact("2026-03-11");
+    assert_eq!(code, 0, "{out}{err}");
+    let daily = p.read("memory/daily/2026-03-09.md");
+    assert!(
+        daily.starts_with("---\ntype: daily\nstatus: fixed\nperiod: 2026-03-09\n"),
+        "{daily}"
+    );
+    assert!(daily.contains("- deploy-plan [project]"));
+    assert!(
+        daily.ends_with(&p.read("memory/2026-03-09.md")),
+        "daily below threshold is the raw log verbatim"
+    );
+    let weekly = p.read("memory/weekly/2026-W11.md");
+    assert!(weekly.contains("status: tentative"));
+    assert!(weekly.contains("# 2026-03-09\n\n## Deploy plan [project]"));
+    assert!(weekly.contains("# 2026-03-10\n\n## Terse answers [feedback]"));
+    assert!(weekly.contains("- terse-answers [feedback]"));
+    let monthly = p.read("memory/monthly/2026-03.md");
+    assert!(monthly.contains("# 2026-W11"));
+    let root = p.read("memory/ROOT.md");
+    assert!(root.contains("- terse-answers [feedback, 1d]"), "{root}");
+    assert!(root.contains("## Active Context"));
+}
+
+#[test]
+fn no_op_rewrites_nothing() {
+    let p = Project::empty();
+    small_week(&p);
+    p.compact("2026-03-11");
+    let before = p.snapshot();
+    let mtimes: Vec<_> = before
+        .iter()
+        .map(|(f, _)| {
+            std::fs::metadata(p.path().join(f))
+                .unwrap()
+                .modified()
+                .unwrap()
+        })
+        .collect();
+    let (code, out, _) = p.compact("2026-03-11");
+    assert_eq!(code, 0);
+    assert!(out.starts_with("tree is up to date"), "{out}");
+    let after: Vec<_> = before
+        .iter()
+        .map(|(f, _)| {
+            std::fs::metadata(p.path().join(f))
+                .unwrap()
+                .modified()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(mtimes, after);
+}
+
+#[test]
+fn late_append_rebuilds_fixed_node_and_ancestors() {
+    let p = Project::empty();
+    small_week(&p);
+    p.compact("2026-03-25");
+    assert!(
+        p.read("memory/weekly/2026-W11.md")
+            .contains("status: fixed")
+    );
+    p.append(
+        "memory/2026-03-09.md",
+        "\n## Late note [user]\n- prefers tabs\n",
+    );
+    let (code, out, _) = p
+        .hipo()
+        .args(["compact", "--today", "2026-03-25", "--json"])
+        .output()
+        .map(|o| {
+            (
+                o.status.code().unwrap(),
+                String::from_utf8(o.stdout).unwrap(),
+                (),
+            )
+        })
+        .unwrap();
+    assert_eq!(code, 0);
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let written: Vec<&str> = report["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|a| a["written"] == true)
+        .map(|a| a["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        written,
+        [
+            "memory/daily/2026-03-09.md",
+            "memory/weekly/2026-W11.md",
+            "memory/monthly/2026-03.md",
+            "memory/ROOT.md"
+        ]
+    );
+    assert!(report["actions"][0]["reason"] == "source-changed");
+    assert!(p.read("memory/weekly/2026-W11.md").contains("prefers tabs"));
+    assert!(p.read("memory/ROOT.md").contains("late-note [user"));
+}
+
+#[test]
+fn deleting_the_store_gives_identical_markdown() {
+    let p = Project::empty();
+    small_week(&p);
+    p.write(
+        "memory/2026-03-31.md",
+        raw_log("2026-03-31", &[("Quarter end [project]", "- x")], 0),
+    );
+    p.write(
+        "memory/2026-04-02.md",
+        raw_log("2026-04-02", &[("Kickoff [project]", "- y")], 250),
+    );
+    p.compact("2026-04-03");
+    let before = p.snapshot();
+    std::fs::remove_dir_all(p.path().join(".hipo")).unwrap();
+    let (code, out, err) = p.compact("2026-04-03");
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(before, p.snapshot());
+    let (code, _, _) = p
+        .hipo()
+        .args(["rebuild", "--today", "2026-04-03"])
+        .output()
+        .map(|o| (o.status.code().unwrap(), (), ()))
+        .unwrap();
+    assert_eq!(code, 0);
+    assert_eq!(before, p.snapshot());
+}
+
+#[test]
+fn week_spanning_two_months_feeds_both() {
+    let p = Project::empty();
+    // 2026-W14: Mon 2026-03-30 .. Sun 2026-04-05.
+    p.write(
+        "memory/2026-03-31.md",
+        raw_log(
+            "2026-03-31",
+            &[("Quarter end [project]", "- closed books")],
+            0,
+        ),
+    );
+    p.write(
+        "memory/2026-04-01.md",
+        raw_log("2026-04-01", &[("New quarter [project]", "- planning")], 0),
+    );
+    p.compact("2026-04-02");
+    for m in ["memory/monthly/2026-03.md", "memory/monthly/2026-04.md"] {
+        let text = p.read(m);
+        assert!(text.contains("memory/weekly/2026-W14.md"), "{m}: {text}");
+        assert!(
+            text.contains("closed books") && text.contains("planning"),
+            "{m}"
+        );
+    }
+}
+
+#[test]
+fn above_threshold_needs_summary_then_adopts_agent_text() {
+    let p = Project::empty();
+    p.write(
+        "memory/2026-03-09.md",
+        raw_log("2026-03-09", &[("Long debug [project]", "- x")], 250),
+    );
+    p.write(
+        "memory/2026-03-10.md",
+        raw_log("2026-03-10", &[("Short [project]", "- y")], 0),
+    );
+    p.compact("2026-03-11");
+    let daily = p.read("memory/daily/2026-03-09.md");
+    assert!(daily.contains("status: needs-summarization"), "{daily}");
+    assert!(
+        daily.contains("- memory/2026-03-09.md (255 lines)"),
+        "{daily}"
+    );
+    let weekly = p.read("memory/weekly/2026-W11.md");
+    assert!(
+        weekly.contains("pending:\n- memory/daily/2026-03-09.md"),
+        "{weekly}"
+    );
+    let status = p
+        .hipo()
+        .args(["status", "--today", "2026-03-11"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&status.stdout).contains("memory/daily/2026-03-09.md ("));
+
+    // The agent fills the node in.
+    let filled = "---\ntype: daily\nstatus: tentative\nperiod: 2026-03-09\ntopics:\n- long-debug [project]\n---\n## Topics\n- long-debug: flaky CI fixed by pinning the runner\n";
+    p.write("memory/daily/2026-03-09.md", filled);
+    let (code, out, _) = p.compact("2026-03-11");
+    assert_eq!(code, 0);
+    assert!(out.contains("adopted edit"), "{out}");
+    let daily = p.read("memory/daily/2026-03-09.md");
+    assert!(
+        daily.contains("status: fixed") && daily.contains("flaky CI fixed"),
+        "status moved on, text kept: {daily}"
+    );
+    let weekly = p.read("memory/weekly/2026-W11.md");
+    assert!(
+        weekly.contains("flaky CI fixed") && !weekly.contains("pending:"),
+        "{weekly}"
+    );
+
+    // Compacting again leaves the adopted node alone.
+    p.compact("2026-03-11");
+    assert!(
+        p.read("memory/daily/2026-03-09.md")
+            .contains("flaky CI fixed")
+    );
+
+    // Its source changes: a fresh node, and the agent's text is kept aside.
+    p.append("memory/2026-03-09.md", "\n## One more [project]\n- z\n");
+    let (code, _, err) = p.compact("2026-03-11");
+    assert_eq!(code, 0);
+    assert!(
+        err.contains("old text kept in memory/daily/2026-03-09.md.prev"),
+        "{err}"
+    );
+    assert!(
+        p.read("memory/daily/2026-03-09.md.prev")
+            .contains("flaky CI fixed")
+    );
+    assert!(
+        p.read("memory/daily/2026-03-09.md")
+            .contains("status: needs-summarization")
+    );
+}
+
+#[test]
+fn hipocampus_tree_is_adopted_unchanged() {
+    // A node written by hipocampus (invalid-YAML flow topics) and no store.
+    let p = Project::empty();
+    p.write(
+        "memory/2026-03-09.md",
+        raw_log("2026-03-09", &[("Big [project]", "- x")], 250),
+    );
+    let summary = "---\ntype: daily\nstatus: fixed\nperiod: 2026-03-09\nsource-files: [memory/2026-03-09.md]\ntopics: [big [project], tone [feedback]]\n---\n## Topics\n- big: done\n";
+    p.write("memory/daily/2026-03-09.md", summary);
+    p.write(
+        "hipocampus.config.json",
+        r#"{"compaction": {"cooldownHours": 3}, "search": {"vector": false}}"#,
+    );
+    let (code, out, err) = p.compact("2026-03-20");
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(p.read("memory/daily/2026-03-09.md"), summary);
+    assert!(p.read("memory/ROOT.md").contains("tone [feedback"));
+}
+
+#[test]
+fn status_moves_to_fixed_with_time() {
+    let p = Project::empty();
+    small_week(&p);
+    p.compact("2026-03-10");
+    assert!(
+        p.read("memory/daily/2026-03-10.md")
+            .contains("status: tentative")
+    );
+    p.compact("2026-03-11");
+    assert!(
+        p.read("memory/daily/2026-03-10.md")
+            .contains("status: fixed")
+    );
+    assert!(
+        p.read("memory/weekly/2026-W11.md")
+            .contains("status: tentative")
+    );
+    p.compact("2026-03-23");
+    assert!(
+        p.read("memory/weekly/2026-W11.md")
+            .contains("status: fixed")
+    );
+    assert!(
+        p.read("memory/monthly/2026-03.md")
+            .contains("status: tentative")
+    );
+    p.compact("2026-04-08");
+    assert!(
+        p.read("memory/monthly/2026-03.md")
+            .contains("status: fixed")
+    );
+    assert!(p.read("memory/ROOT.md").contains("status: tentative"));
+}
+
+#[test]
+fn dry_run_writes_nothing() {
+    let p = Project::empty();
+    small_week(&p);
+    let out = p
+        .hipo()
+        .args(["compact", "--dry-run", "--today", "2026-03-11"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("would write") && stdout.contains("memory/weekly/2026-W11.md"),
+        "{stdout}"
+    );
+    assert!(!p.exists("memory/daily"));
+    assert!(!p.exists(".hipo/store.redb") || !p.exists("memory/ROOT.md"));
+}
+
+#[test]
+fn bad_input_is_reported_and_the_rest_compacted() {
+    let p = Project::empty();
+    small_week(&p);
+    p.write("memory/2026-02-30.md", "# not a date\n");
+    p.write("memory/2026-03-11.md", b"## ok\n\xff\xfe broken\n".to_vec());
+    p.write(
+        "memory/daily/2026-03-12.md",
+        "---\ntype: daily\nstatus: [oops\n---\n## x\n",
+    );
+    let (code, out, err) = p.compact("2026-03-13");
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        err.contains(
+            "memory/2026-02-30.md: `2026-02-30` is named like a date but is not a real date"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("memory/2026-03-11.md:2: is not valid UTF-8"),
+        "{err}"
+    );
+    assert!(
+        err.contains("memory/daily/2026-03-12.md:3: malformed YAML frontmatter"),
+        "{err}"
+    );
+    assert!(p.read("memory/weekly/2026-W11.md").contains("Deploy plan"));
+    assert_eq!(
+        std::fs::read(p.path().join("memory/2026-03-11.md")).unwrap(),
+        b"## ok\n\xff\xfe broken\n",
+        "raw untouched"
+    );
+}
+
+#[test]
+fn missing_dir_and_empty_memory() {
+    let out = assert_cmd::Command::cargo_bin("hipo")
+        .unwrap()
+        .args(["--dir", "/nonexistent/hipo-x", "compact"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/hipo-x does not exist"));
+    let p = Project::empty();
+    let (code, _, err) = p.compact("2026-03-11");
+    assert_eq!(code, 0);
+    assert!(err.contains("no raw logs"), "{err}");
+}
+
+#[test]
+fn busy_lock_exits_3_and_parallel_runs_agree() {
+    let p = Project::empty();
+    small_week(&p);
+    std::fs::create_dir_all(p.path().join(".hipo")).unwrap();
+    let lock = std::fs::File::create(p.path().join(".hipo/lock")).unwrap();
+    lock.lock().unwrap();
+    let out = p
+        .hipo()
+        .env("HIPO_LOCK_WAIT", "0.2")
+        .args(["compact", "--today", "2026-03-11"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("another hipo process"));
+    drop(lock);
+
+    let runs: Vec<_> = (0..4)
+        .map(|_| {
+            std::process::Command::new(assert_cmd::cargo::cargo_bin("hipo"))
+                .arg("--dir")
+                .arg(p.path())
+                .args(["compact", "--today", "2026-03-11"])
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut r in runs {
+        assert!(r.wait().unwrap().success());
+    }
+    let after_parallel = p.snapshot();
+    std::fs::remove_dir_all(p.path().join(".hipo")).unwrap();
+    p.compact("2026-03-11");
+    assert_eq!(after_parallel, p.snapshot());
+}
+
+#[test]
+fn init_is_idempotent() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("proj");
+    let run = || {
+        assert_cmd::Command::cargo_bin("hipo")
+            .unwrap()
+            .arg("--dir")
+            .arg(&target)
+            .arg("init")
+            .output()
+            .unwrap()
+    };
+    let first = run();
+    assert_eq!(first.status.code(), Some(0));
+    for d in [
+        "memory/daily",
+        "memory/weekly",
+        "memory/monthly",
+        "knowledge",
+        "plans",
+    ] {
+        assert!(target.join(d).is_dir(), "{d}");
+    }
+    let root = std::fs::read_to_string(target.join("memory/ROOT.md")).unwrap();
+    for s in [
+        "## Active Context",
+        "## Recent Patterns",
+        "## Historical Summary",
+        "## Topics Index",
+    ] {
+        assert!(root.contains(s));
+    }
+    std::fs::write(target.join("hipocampus.config.json"), "{}").unwrap();
+    let second = run();
+    assert!(String::from_utf8_lossy(&second.stdout).contains("nothing changed"));
+    assert_eq!(
+        std::fs::read_to_string(target.join("hipocampus.config.json")).unwrap(),
+        "{}"
+    );
+}
