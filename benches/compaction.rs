@@ -1,1 +1,80 @@
-fn main() {}
+//! Compaction on the MemAware corpus (91 days, 16 MB): from nothing, a
+//! no-op, and after appending one 10 KB entry to the latest day.
+//!
+//! Run: `cargo bench --bench compaction`. The corpus is read from
+//! `../shared/data/memaware-sessions` (or `HIPO_BENCH_CORPUS`).
+
+use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use hipo::compact::{Options, compact};
+use hipo::config::Config;
+use hipo::store::Store;
+use hipo::summarize::{NoProgress, NoneSummarizer};
+use std::path::{Path, PathBuf};
+
+fn corpus() -> Option<PathBuf> {
+    let dir = std::env::var_os("HIPO_BENCH_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/memaware-sessions"));
+    dir.is_dir().then_some(dir)
+}
+
+fn project(corpus: &Path) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let mem = dir.path().join("memory");
+    std::fs::create_dir_all(&mem).unwrap();
+    for e in std::fs::read_dir(corpus).unwrap().flatten() {
+        let name = e.file_name();
+        if name.to_string_lossy().starts_with("20") {
+            std::fs::copy(e.path(), mem.join(name)).unwrap();
+        }
+    }
+    dir
+}
+
+fn run(root: &Path) {
+    let config = Config::load(root).unwrap();
+    let (store, _) = Store::open(root).unwrap();
+    let scan = hipo::scan::scan(root, &store.files().unwrap());
+    let today = chrono::NaiveDate::from_ymd_opt(2023, 7, 15).unwrap();
+    let options = Options { today, dry_run: false };
+    compact(root, &config.compaction, &store, scan, &NoneSummarizer, &NoProgress, options).unwrap();
+}
+
+fn bench(c: &mut Criterion) {
+    let Some(corpus) = corpus() else {
+        eprintln!("MemAware corpus not found; skipping compaction benches");
+        return;
+    };
+    let mut group = c.benchmark_group("compaction");
+    group.sample_size(20);
+    group.bench_function("full_from_nothing", |b| {
+        b.iter_batched(|| project(&corpus), |dir| run(dir.path()), BatchSize::PerIteration)
+    });
+    let warm = project(&corpus);
+    run(warm.path());
+    group.bench_function("no_op", |b| b.iter(|| run(warm.path())));
+    let latest = warm.path().join("memory/2023-06-30.md");
+    let original = std::fs::read(&latest).unwrap();
+    let entry = format!("\n## Session bench [project]\n{}\n", "User: appended line of about fifty characters here.\n".repeat(200));
+    group.bench_function("append_10kb_entry", |b| {
+        b.iter_batched(
+            // Untimed: put the day back as it was and bring the tree in line.
+            || {
+                std::fs::write(&latest, &original).unwrap();
+                run(warm.path());
+            },
+            |()| {
+                use std::io::Write;
+                let mut f = std::fs::OpenOptions::new().append(true).open(&latest).unwrap();
+                f.write_all(entry.as_bytes()).unwrap();
+                drop(f);
+                run(warm.path());
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -336,7 +336,7 @@ fn bad_input_is_reported_and_the_rest_compacted() {
     let p = Project::empty();
     small_week(&p);
     p.write("memory/2026-02-30.md", "# not a date\n");
-    p.write("memory/2026-03-11.md", b"## ok\n\xff\xfe broken\n".to_vec());
+    p.write("memory/2026-03-11.md", b"## ok\n\xff\xfe broken\n");
     p.write(
         "memory/daily/2026-03-12.md",
         "---\ntype: daily\nstatus: [oops\n---\n## x\n",
