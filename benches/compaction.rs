@@ -14,7 +14,9 @@ use std::path::{Path, PathBuf};
 fn corpus() -> Option<PathBuf> {
     let dir = std::env::var_os("HIPO_BENCH_CORPUS")
         .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/memaware-sessions"));
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/memaware-sessions")
+        });
     dir.is_dir().then_some(dir)
 }
 
@@ -36,8 +38,20 @@ fn run(root: &Path) {
     let (store, _) = Store::open(root).unwrap();
     let scan = hipo::scan::scan(root, &store.files().unwrap());
     let today = chrono::NaiveDate::from_ymd_opt(2023, 7, 15).unwrap();
-    let options = Options { today, dry_run: false };
-    compact(root, &config.compaction, &store, scan, &NoneSummarizer, &NoProgress, options).unwrap();
+    let options = Options {
+        today,
+        dry_run: false,
+    };
+    compact(
+        root,
+        &config.compaction,
+        &store,
+        scan,
+        &NoneSummarizer,
+        &NoProgress,
+        options,
+    )
+    .unwrap();
 }
 
 fn bench(c: &mut Criterion) {
@@ -48,14 +62,21 @@ fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("compaction");
     group.sample_size(20);
     group.bench_function("full_from_nothing", |b| {
-        b.iter_batched(|| project(&corpus), |dir| run(dir.path()), BatchSize::PerIteration)
+        b.iter_batched(
+            || project(&corpus),
+            |dir| run(dir.path()),
+            BatchSize::PerIteration,
+        )
     });
     let warm = project(&corpus);
     run(warm.path());
     group.bench_function("no_op", |b| b.iter(|| run(warm.path())));
     let latest = warm.path().join("memory/2023-06-30.md");
     let original = std::fs::read(&latest).unwrap();
-    let entry = format!("\n## Session bench [project]\n{}\n", "User: appended line of about fifty characters here.\n".repeat(200));
+    let entry = format!(
+        "\n## Session bench [project]\n{}\n",
+        "User: appended line of about fifty characters here.\n".repeat(200)
+    );
     group.bench_function("append_10kb_entry", |b| {
         b.iter_batched(
             // Untimed: put the day back as it was and bring the tree in line.
@@ -65,7 +86,10 @@ fn bench(c: &mut Criterion) {
             },
             |()| {
                 use std::io::Write;
-                let mut f = std::fs::OpenOptions::new().append(true).open(&latest).unwrap();
+                let mut f = std::fs::OpenOptions::new()
+                    .append(true)
+                    .open(&latest)
+                    .unwrap();
                 f.write_all(entry.as_bytes()).unwrap();
                 drop(f);
                 run(warm.path());

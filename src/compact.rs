@@ -103,6 +103,8 @@ pub struct NodeInfo {
     pub status: Status,
     /// Body lines.
     pub lines: usize,
+    /// Lines of its ready sources (what a summary must cover).
+    pub source_lines: usize,
     /// Children still waiting for a summary.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub pending: Vec<String>,
@@ -134,6 +136,7 @@ struct NodeState {
     status: Status,
     topics: Vec<Topic>,
     body_lines: usize,
+    source_lines: usize,
     pending: Vec<String>,
 }
 
@@ -438,6 +441,7 @@ impl Run<'_> {
                 status: rec.status,
                 topics: rec.topics.clone(),
                 body_lines: rec.body_lines,
+                source_lines: rec.source_lines,
                 pending: rec.pending.clone(),
             };
             self.states.insert(path, state);
@@ -485,6 +489,7 @@ impl Run<'_> {
             topics = markdown::topics_of(doc.body);
         }
         let body_lines = markdown::line_count(doc.body);
+        let source_lines = fm.source_lines.unwrap_or(body_lines);
         let mut hash = *blake3::hash(text.as_bytes()).as_bytes();
         let mut new_status = status;
         let mut written = false;
@@ -524,6 +529,7 @@ impl Run<'_> {
             status: new_status,
             summarizer: "external".into(),
             body_lines,
+            source_lines,
             topics: topics.clone(),
             sources: inputs.sources.clone(),
             pending: inputs.pending.clone(),
@@ -536,6 +542,7 @@ impl Run<'_> {
                 status: new_status,
                 topics,
                 body_lines,
+                source_lines,
                 pending: inputs.pending.clone(),
             },
         );
@@ -720,6 +727,7 @@ impl Run<'_> {
                 "copy".into()
             },
             body_lines,
+            source_lines,
             topics: topics.clone(),
             sources: inputs.sources,
             pending: inputs.pending.clone(),
@@ -732,6 +740,7 @@ impl Run<'_> {
                 status,
                 topics,
                 body_lines,
+                source_lines,
                 pending: inputs.pending,
             },
         );
@@ -864,6 +873,7 @@ impl Run<'_> {
             status: Status::Tentative,
             summarizer: "mechanical".into(),
             body_lines,
+            source_lines: 0,
             topics: Vec::new(),
             sources: inputs.sources,
             pending: Vec::new(),
@@ -876,6 +886,7 @@ impl Run<'_> {
                 status: Status::Tentative,
                 topics: Vec::new(),
                 body_lines,
+                source_lines: 0,
                 pending: Vec::new(),
             },
         );
@@ -891,6 +902,7 @@ impl Run<'_> {
                         level,
                         status: s.status,
                         lines: s.body_lines,
+                        source_lines: s.source_lines,
                         pending: s.pending.clone(),
                     });
                 }

@@ -48,6 +48,8 @@ pub struct NodeRecord {
     pub summarizer: String,
     /// Lines of the node's body (without frontmatter).
     pub body_lines: usize,
+    /// Lines of the sources it was built from (what a summary must cover).
+    pub source_lines: usize,
     pub topics: Vec<Topic>,
     pub sources: Vec<String>,
     pub pending: Vec<String>,

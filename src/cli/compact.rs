@@ -238,7 +238,7 @@ pub fn status(ctx: &Ctx) -> Result<ExitCode> {
             s.bold(&format!("needs summarization ({}):", report.backlog.len()))
         );
         for n in &report.backlog {
-            println!("  {} ({} lines)", n.path, n.lines);
+            println!("  {} ({} source lines)", n.path, n.source_lines);
         }
     }
     if report.out_of_date.is_empty() {
