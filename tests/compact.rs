@@ -458,3 +458,44 @@ fn init_is_idempotent() {
         "{}"
     );
 }
+
+#[test]
+fn killed_run_converges_to_a_clean_run() {
+    // A run killed at an arbitrary point leaves every file old or new, and
+    // the next run converges to what a clean run from scratch writes.
+    let build = || {
+        let p = Project::empty();
+        for day in 1..=28 {
+            let date = format!("2026-02-{day:02}");
+            let filler = if day % 3 == 0 { 260 } else { 40 };
+            p.write(
+                &format!("memory/{date}.md"),
+                raw_log(&date, &[("Work log [project]", "- steady")], filler),
+            );
+        }
+        p
+    };
+    let clean = build();
+    clean.compact("2026-03-20");
+    for delay_ms in [1u64, 5, 15, 40] {
+        let p = build();
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hipo"))
+            .arg("--dir")
+            .arg(p.path())
+            .args(["compact", "--today", "2026-03-20"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        let _ = child.wait();
+        let (code, out, err) = p.compact("2026-03-20");
+        assert_eq!(code, 0, "{out}{err}");
+        assert_eq!(
+            clean.snapshot(),
+            p.snapshot(),
+            "after a kill at {delay_ms} ms"
+        );
+    }
+}
