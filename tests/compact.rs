@@ -281,35 +281,28 @@ fn hipocampus_tree_is_adopted_unchanged() {
 fn status_moves_to_fixed_with_time() {
     let p = Project::empty();
     small_week(&p);
+    let status = |rel: &str| {
+        p.read(rel)
+            .lines()
+            .find_map(|l| l.strip_prefix("status: ").map(str::to_string))
+            .unwrap()
+    };
+    let (day, week, month) = (
+        "memory/daily/2026-03-10.md",
+        "memory/weekly/2026-W11.md",
+        "memory/monthly/2026-03.md",
+    );
     p.compact("2026-03-10");
-    assert!(
-        p.read("memory/daily/2026-03-10.md")
-            .contains("status: tentative")
-    );
+    assert_eq!(status(day), "tentative");
     p.compact("2026-03-11");
-    assert!(
-        p.read("memory/daily/2026-03-10.md")
-            .contains("status: fixed")
-    );
-    assert!(
-        p.read("memory/weekly/2026-W11.md")
-            .contains("status: tentative")
-    );
+    assert_eq!([status(day), status(week)], ["fixed", "tentative"]);
     p.compact("2026-03-23");
-    assert!(
-        p.read("memory/weekly/2026-W11.md")
-            .contains("status: fixed")
-    );
-    assert!(
-        p.read("memory/monthly/2026-03.md")
-            .contains("status: tentative")
-    );
+    assert_eq!([status(week), status(month)], ["fixed", "tentative"]);
     p.compact("2026-04-08");
-    assert!(
-        p.read("memory/monthly/2026-03.md")
-            .contains("status: fixed")
+    assert_eq!(
+        [status(month), status("memory/ROOT.md")],
+        ["fixed", "tentative"]
     );
-    assert!(p.read("memory/ROOT.md").contains("status: tentative"));
 }
 
 #[test]
