@@ -336,6 +336,7 @@ impl Topic {
 /// A heading's keyword: lowercase, words joined by `-`, any script kept.
 pub fn keyword(title: &str) -> String {
     let mut out = String::with_capacity(title.len());
+    let title: String = title.chars().filter(|c| !matches!(c, '\'' | '’')).collect();
     for word in title.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.')) {
         let word = word.trim_matches('.');
         if word.is_empty() {
@@ -452,9 +453,9 @@ mod tests {
 
     #[test]
     fn entries_and_types() {
-        let body = "# day\n## Deploy plan [project]\ntext\n```\n## not a heading\n```\n## Terse answers [feedback]\n## Untagged thing\n## 배포 일정 회의 [user]\n## Odd [thing]\n";
+        let body = "# day\n## Deploy plan [project]\ntext\n```\n## not a heading\n```\n## Terse answers [feedback]\n## Untagged thing\n## Don't restart [feedback]\n## 배포 일정 회의 [user]\n## Odd [thing]\n";
         let e = entries(body);
-        assert_eq!(e.len(), 5);
+        assert_eq!(e.len(), 6);
         assert_eq!(
             e[0],
             Entry {
@@ -465,8 +466,8 @@ mod tests {
         );
         assert_eq!(e[1].kind, EntryType::Feedback);
         assert_eq!(e[2].kind, EntryType::Project);
-        assert_eq!(e[3].title, "배포 일정 회의");
-        assert_eq!(e[4].title, "Odd [thing]");
+        assert_eq!(e[4].title, "배포 일정 회의");
+        assert_eq!(e[5].title, "Odd [thing]");
         let topics: Vec<String> = topics_of(body).iter().map(Topic::render).collect();
         assert_eq!(
             topics,
@@ -474,6 +475,7 @@ mod tests {
                 "deploy-plan [project]",
                 "terse-answers [feedback]",
                 "untagged-thing [project]",
+                "dont-restart [feedback]",
                 "배포-일정-회의 [user]",
                 "odd-thing [project]"
             ]

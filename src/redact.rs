@@ -1,4 +1,294 @@
-//! PLACEHOLDER: replaced by the real redaction module.
-pub fn redact(text: &str) -> std::borrow::Cow<'_, str> {
-    std::borrow::Cow::Borrowed(text)
+//! Secret redaction, applied to everything hipo writes (nodes, ROOT, and
+//! text sent to or received from a model).
+//!
+//! Only the secret itself becomes `[REDACTED]`; the key name, quotes and
+//! the rest of the line stay, so a summary still says *that* a credential
+//! was configured. Patterns favour precision: prose about passwords, paths
+//! such as `pwd: /home/x`, or words like `ask-the-experts-panel` survive.
+//! A `RegexSet` prefilter makes clean text cost one pass. Redaction is
+//! idempotent.
+
+use regex::{Captures, Regex, RegexSet};
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+/// What replaces a secret.
+pub const REDACTED: &str = "[REDACTED]";
+
+/// (pattern, capture group holding the secret; 0 = the whole match).
+const PATTERNS: &[(&str, usize)] = &[
+    // OpenSSH / RSA / EC / DSA / PGP private key blocks, whole.
+    (
+        r"(?s)-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----.*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----",
+        0,
+    ),
+    // Credentials in URLs: scheme://user:password@host
+    (r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]+:([^\s@/\[]+)@", 1),
+    // AWS access key ids.
+    (r"\b((?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16})\b", 1),
+    // AWS secret access keys (40 chars after a telling key name).
+    (
+        r#"(?i)(?:aws_secret_access_key|aws_secret_key|secret_access_key)["']?\s*[=:]\s*["']?([A-Za-z0-9/+=]{40})"#,
+        1,
+    ),
+    // Stripe live/test secret and restricted keys.
+    (r"\b((?:sk|rk)_(?:live|test)_[0-9a-zA-Z]{10,})", 1),
+    // Slack tokens.
+    (r"\b(xox[abposr]-[0-9A-Za-z-]{10,})", 1),
+    // Google API keys.
+    (r"\b(AIza[0-9A-Za-z_-]{35})", 1),
+    // JSON Web Tokens.
+    (
+        r"\b(eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})",
+        1,
+    ),
+    // GitHub tokens (classic, OAuth, server, user, refresh, fine-grained).
+    (
+        r"\b((?:ghp|gho|ghs|ghu|ghr)_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})",
+        1,
+    ),
+    // OpenAI / Anthropic style keys (long enough not to be `sk-learn`).
+    (r"\b(sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,})", 1),
+    // Bearer tokens in headers.
+    (r"(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)", 1),
+    // key = "quoted value" / "key": "value" for secret-ish key names.
+    (
+        r#"(?i)["']?(?:\b|_)(?:api[_-]?key|apikey|api[_-]?secret|secret|client[_-]?secret|access[_-]?token|auth[_-]?token|refresh[_-]?token|token|password|passwd|private[_-]?key|secret[_-]?key)\b["']?\s*[:=]\s*"([^"\s\[/~.$<{][^"]{3,})""#,
+        1,
+    ),
+    (
+        r#"(?i)["']?(?:\b|_)(?:api[_-]?key|apikey|api[_-]?secret|secret|client[_-]?secret|access[_-]?token|auth[_-]?token|refresh[_-]?token|token|password|passwd|private[_-]?key|secret[_-]?key)\b["']?\s*[:=]\s*'([^'\s\[/~.$<{][^']{3,})'"#,
+        1,
+    ),
+    // key=value unquoted: the value must look like a credential (6+ chars,
+    // not a path, variable or placeholder).
+    (
+        r#"(?i)(?:\b|_)(?:api[_-]?key|apikey|api[_-]?secret|client[_-]?secret|access[_-]?token|auth[_-]?token|refresh[_-]?token|token|password|passwd|pwd|private[_-]?key|secret[_-]?key|secret)\s*[:=]\s*([^\s"',;\[/~.$<{(][^\s"',;]{5,})"#,
+        1,
+    ),
+];
+
+struct Rules {
+    set: RegexSet,
+    each: Vec<(Regex, usize)>,
+}
+
+static RULES: LazyLock<Rules> = LazyLock::new(|| {
+    let each: Vec<(Regex, usize)> = PATTERNS
+        .iter()
+        .filter_map(|(p, g)| Regex::new(p).ok().map(|r| (r, *g)))
+        .collect();
+    let set = RegexSet::new(PATTERNS.iter().map(|(p, _)| *p)).unwrap_or_else(|_| RegexSet::empty());
+    Rules { set, each }
+});
+
+/// True if `text` contains anything [`redact`] would replace.
+pub fn contains_secret(text: &str) -> bool {
+    matches!(redact(text), Cow::Owned(_))
+}
+
+/// Replaces every secret in `text` with `[REDACTED]`, keeping the rest.
+pub fn redact(text: &str) -> Cow<'_, str> {
+    let rules = &*RULES;
+    let hits = rules.set.matches(text);
+    if !hits.matched_any() {
+        return Cow::Borrowed(text);
+    }
+    let mut out = Cow::Borrowed(text);
+    for i in hits.iter() {
+        let Some((re, group)) = rules.each.get(i) else {
+            continue;
+        };
+        let replaced = re.replace_all(&out, |c: &Captures| replace_group(c, *group));
+        if let Cow::Owned(s) = replaced {
+            out = Cow::Owned(s);
+        }
+    }
+    if out == text {
+        Cow::Borrowed(text)
+    } else {
+        out
+    }
+}
+
+fn replace_group(c: &Captures, group: usize) -> String {
+    let (Some(whole), Some(secret)) = (c.get(0), c.get(group)) else {
+        return c.get(0).map(|m| m.as_str().to_string()).unwrap_or_default();
+    };
+    if secret.as_str() == REDACTED {
+        return whole.as_str().to_string();
+    }
+    let start = secret.start() - whole.start();
+    let end = secret.end() - whole.start();
+    format!(
+        "{}{REDACTED}{}",
+        &whole.as_str()[..start],
+        &whole.as_str()[end..]
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// (input, expected output).
+    const CASES: &[(&str, &str)] = &[
+        // Positives.
+        ("key AKIAIOSFODNN7EXAMPLE here", "key [REDACTED] here"),
+        (
+            "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+            "aws_secret_access_key = [REDACTED]",
+        ),
+        (
+            "url postgres://app:hunter2secret@db.internal:5432/app ok",
+            "url postgres://app:[REDACTED]@db.internal:5432/app ok",
+        ),
+        (
+            "redis://default:s3cr3tpass@cache:6379",
+            "redis://default:[REDACTED]@cache:6379",
+        ),
+        (
+            "stripe sk_live_4eC39HqLyjWDarjtT1zdp7dc",
+            "stripe [REDACTED]",
+        ),
+        (
+            "restricted rk_live_51Habcdefghijklmnop",
+            "restricted [REDACTED]",
+        ),
+        ("slack xoxb-1234567890-abcdefghijkl", "slack [REDACTED]"),
+        (
+            "slack user xoxp-1234-5678-abcdefabcdef",
+            "slack user [REDACTED]",
+        ),
+        (
+            "google AIzaSyA1234567890abcdefghijklmnopqrstuv",
+            "google [REDACTED]",
+        ),
+        (
+            "jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+            "jwt [REDACTED]",
+        ),
+        (
+            "gh ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+            "gh [REDACTED]",
+        ),
+        (
+            "gh ghs_abcdefghijklmnopqrstuvwxyz0123456789",
+            "gh [REDACTED]",
+        ),
+        (
+            "gh ghu_abcdefghijklmnopqrstuvwxyz0123456789",
+            "gh [REDACTED]",
+        ),
+        (
+            "gh github_pat_11ABCDEFG0123456789_abcdefghijklmnop",
+            "gh [REDACTED]",
+        ),
+        (
+            "openai sk-proj-abcdefghijklmnopqrstuvwx12",
+            "openai [REDACTED]",
+        ),
+        (
+            "anthropic sk-ant-api03-abcdefghijklmnopqrstuvwxyz",
+            "anthropic [REDACTED]",
+        ),
+        (
+            "Authorization: Bearer abcdef0123456789abcdef",
+            "Authorization: Bearer [REDACTED]",
+        ),
+        (
+            r#"{"apiKey": "abc123def456ghi"}"#,
+            r#"{"apiKey": "[REDACTED]"}"#,
+        ),
+        (
+            r#""client_secret": "x9y8z7w6v5""#,
+            r#""client_secret": "[REDACTED]""#,
+        ),
+        ("api_key: 9f8e7d6c5b4a", "api_key: [REDACTED]"),
+        ("password=hunter2hunter2", "password=[REDACTED]"),
+        ("DB_PASSWORD: Tr0ub4dor&3", "DB_PASSWORD: [REDACTED]"),
+        (
+            "access_token = ya29.a0AfH6SMBx",
+            "access_token = [REDACTED]",
+        ),
+        ("secret: 'correct horse battery'", "secret: '[REDACTED]'"),
+        ("token=abcdef123456", "token=[REDACTED]"),
+        (
+            "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nAAAAB3NzaC1yc2E=\n-----END OPENSSH PRIVATE KEY-----\nafter",
+            "[REDACTED]\nafter",
+        ),
+        (
+            "-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQdGBF\n-----END PGP PRIVATE KEY BLOCK-----",
+            "[REDACTED]",
+        ),
+        // Negatives: unchanged.
+        ("ask-the-experts-panel", "ask-the-experts-panel"),
+        ("pwd: /home/x", "pwd: /home/x"),
+        (
+            "task-runner and sk-learn are tools",
+            "task-runner and sk-learn are tools",
+        ),
+        (
+            "I changed my password yesterday",
+            "I changed my password yesterday",
+        ),
+        (
+            "the password must be 12 characters",
+            "the password must be 12 characters",
+        ),
+        ("password: must be rotated", "password: must be rotated"),
+        ("watch the token budget", "watch the token budget"),
+        ("max_tokens: 100000", "max_tokens: 100000"),
+        (
+            "commit 3f786850e387550fdab836ed7e6dc881de23001b",
+            "commit 3f786850e387550fdab836ed7e6dc881de23001b",
+        ),
+        (
+            "id 123e4567-e89b-12d3-a456-426614174000",
+            "id 123e4567-e89b-12d3-a456-426614174000",
+        ),
+        (
+            "see https://example.com/docs/auth",
+            "see https://example.com/docs/auth",
+        ),
+        ("password: $DB_PASSWORD", "password: $DB_PASSWORD"),
+        ("api_key: <your key here>", "api_key: <your key here>"),
+        (
+            "## Secret rotation [project]",
+            "## Secret rotation [project]",
+        ),
+        ("Bearer auth is used", "Bearer auth is used"),
+        (
+            "회의에서 비밀번호 정책을 논의함",
+            "회의에서 비밀번호 정책을 논의함",
+        ),
+    ];
+
+    #[test]
+    fn table() {
+        for (input, want) in CASES {
+            assert_eq!(redact(input), *want, "input: {input}");
+        }
+    }
+
+    #[test]
+    fn idempotent() {
+        for (input, _) in CASES {
+            let once = redact(input).into_owned();
+            assert_eq!(redact(&once), once, "input: {input}");
+        }
+    }
+
+    #[test]
+    fn clean_text_is_borrowed() {
+        assert!(matches!(redact("nothing to see"), Cow::Borrowed(_)));
+        assert!(!contains_secret("nothing to see"));
+        assert!(contains_secret("AKIAIOSFODNN7EXAMPLE"));
+    }
+
+    #[test]
+    fn all_patterns_compile() {
+        assert_eq!(RULES.each.len(), PATTERNS.len());
+        assert_eq!(RULES.set.len(), PATTERNS.len());
+    }
 }
