@@ -569,7 +569,7 @@ impl Run<'_> {
                 line: Some(e.line),
                 message: e.message,
             })?;
-            let body = redact(doc.body).into_owned();
+            let body = doc.body.to_string();
             if id.level() == Level::Daily {
                 topics.extend(markdown::topics_of(&body));
             }
@@ -590,6 +590,15 @@ impl Run<'_> {
         topics.retain(|t| seen.insert(t.clone()));
         let source_lines: usize = sources.iter().map(|s| s.lines).sum();
         let body = if source_lines > self.threshold(id.level()) {
+            // Only text a model will read needs redacting now; a node's own
+            // text is redacted as a whole when it is written.
+            if self.summarizer.is_active() && !self.options.dry_run {
+                for s in &mut sources {
+                    if let std::borrow::Cow::Owned(r) = redact(&s.body) {
+                        s.body = r;
+                    }
+                }
+            }
             DraftBody::NeedsSummary(SummaryRequest {
                 node: id,
                 input_hash: inputs.hash,
@@ -631,7 +640,7 @@ impl Run<'_> {
             let (body, summary, status_override) = match &draft.body {
                 DraftBody::Ready(body) => (body.clone(), None, None),
                 DraftBody::NeedsSummary(request) => match results.next() {
-                    Some(Ok(summary)) => (redact(&summary.body).into_owned(), Some(summary), None),
+                    Some(Ok(summary)) => (summary.body.clone(), Some(summary), None),
                     Some(Err(err)) => {
                         if let SummaryError::Failed { reason, hint } = &err {
                             self.report.summary_failures.push(SummaryFailure {
@@ -692,7 +701,7 @@ impl Run<'_> {
             topics: topics.iter().map(Topic::render).collect(),
             ..Default::default()
         };
-        let content = format!("{}{}", fm.render(), body);
+        let content = redact(&format!("{}{}", fm.render(), body)).into_owned();
         let path = id.path();
         let new_hash = *blake3::hash(content.as_bytes()).as_bytes();
         let on_disk = self.scan.hash(&path);

@@ -23,47 +23,50 @@ const PATTERNS: &[(&str, usize)] = &[
         0,
     ),
     // Credentials in URLs: scheme://user:password@host
-    (r"\b[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]+:([^\s@/\[]+)@", 1),
+    (
+        r"(?-u:\b)[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]+:([^\s@/\[]+)@",
+        1,
+    ),
     // AWS access key ids.
-    (r"\b((?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16})\b", 1),
+    (r"(?-u:\b)((?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16})(?-u:\b)", 1),
     // AWS secret access keys (40 chars after a telling key name).
     (
         r#"(?i)(?:aws_secret_access_key|aws_secret_key|secret_access_key)["']?\s*[=:]\s*["']?([A-Za-z0-9/+=]{40})"#,
         1,
     ),
     // Stripe live/test secret and restricted keys.
-    (r"\b((?:sk|rk)_(?:live|test)_[0-9a-zA-Z]{10,})", 1),
+    (r"(?-u:\b)((?:sk|rk)_(?:live|test)_[0-9a-zA-Z]{10,})", 1),
     // Slack tokens.
-    (r"\b(xox[abposr]-[0-9A-Za-z-]{10,})", 1),
+    (r"(?-u:\b)(xox[abposr]-[0-9A-Za-z-]{10,})", 1),
     // Google API keys.
-    (r"\b(AIza[0-9A-Za-z_-]{35})", 1),
+    (r"(?-u:\b)(AIza[0-9A-Za-z_-]{35})", 1),
     // JSON Web Tokens.
     (
-        r"\b(eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})",
+        r"(?-u:\b)(eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})",
         1,
     ),
     // GitHub tokens (classic, OAuth, server, user, refresh, fine-grained).
     (
-        r"\b((?:ghp|gho|ghs|ghu|ghr)_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})",
+        r"(?-u:\b)((?:ghp|gho|ghs|ghu|ghr)_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})",
         1,
     ),
     // OpenAI / Anthropic style keys (long enough not to be `sk-learn`).
-    (r"\b(sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,})", 1),
+    (r"(?-u:\b)(sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,})", 1),
     // Bearer tokens in headers.
-    (r"(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)", 1),
+    (r"(?i)(?-u:\b)bearer\s+([A-Za-z0-9._~+/-]{16,}=*)", 1),
     // key = "quoted value" / "key": "value" for secret-ish key names.
     (
-        r#"(?i)["']?(?:\b|_)(?:api[_-]?key|apikey|api[_-]?secret|secret|client[_-]?secret|access[_-]?token|auth[_-]?token|refresh[_-]?token|token|password|passwd|private[_-]?key|secret[_-]?key)\b["']?\s*[:=]\s*"([^"\s\[/~.$<{][^"]{3,})""#,
+        r#"(?i)["']?(?:(?-u:\b)|_)(?:api[_-]?key|apikey|api[_-]?secret|secret|client[_-]?secret|access[_-]?token|auth[_-]?token|refresh[_-]?token|token|password|passwd|private[_-]?key|secret[_-]?key)(?-u:\b)["']?\s*[:=]\s*"([^"\s\[/~.$<{][^"]{3,})""#,
         1,
     ),
     (
-        r#"(?i)["']?(?:\b|_)(?:api[_-]?key|apikey|api[_-]?secret|secret|client[_-]?secret|access[_-]?token|auth[_-]?token|refresh[_-]?token|token|password|passwd|private[_-]?key|secret[_-]?key)\b["']?\s*[:=]\s*'([^'\s\[/~.$<{][^']{3,})'"#,
+        r#"(?i)["']?(?:(?-u:\b)|_)(?:api[_-]?key|apikey|api[_-]?secret|secret|client[_-]?secret|access[_-]?token|auth[_-]?token|refresh[_-]?token|token|password|passwd|private[_-]?key|secret[_-]?key)(?-u:\b)["']?\s*[:=]\s*'([^'\s\[/~.$<{][^']{3,})'"#,
         1,
     ),
     // key=value unquoted: the value must look like a credential (6+ chars,
     // not a path, variable or placeholder).
     (
-        r#"(?i)(?:\b|_)(?:api[_-]?key|apikey|api[_-]?secret|client[_-]?secret|access[_-]?token|auth[_-]?token|refresh[_-]?token|token|password|passwd|pwd|private[_-]?key|secret[_-]?key|secret)\s*[:=]\s*([^\s"',;\[/~.$<{(][^\s"',;]{5,})"#,
+        r#"(?i)(?:(?-u:\b)|_)(?:api[_-]?key|apikey|api[_-]?secret|client[_-]?secret|access[_-]?token|auth[_-]?token|refresh[_-]?token|token|password|passwd|pwd|private[_-]?key|secret[_-]?key|secret)\s*[:=]\s*([^\s"',;\[/~.$<{(][^\s"',;]{5,})"#,
         1,
     ),
 ];
