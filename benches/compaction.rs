@@ -38,10 +38,7 @@ fn run(root: &Path) {
     let (store, _) = Store::open(root).unwrap();
     let scan = hipo::scan::scan(root, &store.files().unwrap());
     let today = chrono::NaiveDate::from_ymd_opt(2023, 7, 15).unwrap();
-    let options = Options {
-        today,
-        dry_run: false,
-    };
+    let options = Options::new(today);
     compact(
         root,
         &config.compaction,

@@ -29,12 +29,28 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
 /// How to run a compaction.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Options {
     /// The date that decides tentative versus fixed.
     pub today: NaiveDate,
     /// Plan only: write nothing, call no model.
     pub dry_run: bool,
+    /// Re-summarise nodes a different model or prompt version wrote.
+    pub resummarize: bool,
+    /// Retry pending summaries only for these node paths (all when `None`).
+    pub only: Option<Vec<String>>,
+}
+
+impl Options {
+    /// Plain options for `today`.
+    pub fn new(today: NaiveDate) -> Options {
+        Options {
+            today,
+            dry_run: false,
+            resummarize: false,
+            only: None,
+        }
+    }
 }
 
 /// Why a node was (or would be) written.
@@ -183,6 +199,7 @@ pub fn compact(
     options: Options,
 ) -> Result<Report> {
     let records = store.nodes()?;
+    let (today, dry_run) = (options.today, options.dry_run);
     let mut run = Run {
         root,
         config,
@@ -194,14 +211,14 @@ pub fn compact(
         built: HashMap::new(),
         batch: Batch::default(),
         report: Report {
-            today: options.today.to_string(),
-            dry_run: options.dry_run,
+            today: today.to_string(),
+            dry_run,
             ..Default::default()
         },
         scan,
     };
     run.report.problems = std::mem::take(&mut run.scan.problems);
-    if !options.dry_run {
+    if !dry_run {
         run.batch.files = std::mem::take(&mut run.scan.updates);
     }
     let tree = run.tree();
@@ -366,10 +383,22 @@ impl Run<'_> {
         if rec.adopted {
             return Plan::Adopt { reason: None };
         }
-        if rec.status == Status::NeedsSummarization
-            && self.summarizer.is_active()
+        let may_retry = self.summarizer.is_active()
             && !self.options.dry_run
-        {
+            && self
+                .options
+                .only
+                .as_ref()
+                .is_none_or(|only| only.contains(&path));
+        let other_writer =
+            rec.summarizer.starts_with("ollama:") && rec.summarizer != self.summarizer.id();
+        if may_retry && self.options.resummarize && other_writer {
+            return Plan::Build {
+                reason: Reason::Retry,
+                keep_prev: false,
+            };
+        }
+        if rec.status == Status::NeedsSummarization && may_retry {
             return Plan::Build {
                 reason: Reason::Retry,
                 keep_prev: false,
@@ -813,6 +842,7 @@ impl Run<'_> {
         let mut hasher = blake3::Hasher::new();
         hasher.update(&inputs.hash);
         hasher.update(self.options.today.to_string().as_bytes());
+        hasher.update(self.summarizer.id().as_bytes());
         inputs.hash = *hasher.finalize().as_bytes();
         let on_disk = self.scan.hash(&path);
         let rec = self.records.get(&path);
@@ -827,6 +857,7 @@ impl Run<'_> {
             (None, Some(_)) => Reason::Unrecorded,
             (None, None) => Reason::New,
         };
+        let narrative = self.root_narrative(tree, inputs.hash);
         let existing = match on_disk {
             Some(_) => read_utf8(self.root, &path).ok(),
             None => None,
@@ -852,6 +883,7 @@ impl Run<'_> {
                 })
                 .collect(),
             existing: existing.as_deref(),
+            narrative,
         };
         let content = redact(&root::build(&input)).into_owned();
         let hash = *blake3::hash(content.as_bytes()).as_bytes();
@@ -900,6 +932,48 @@ impl Run<'_> {
             },
         );
         Ok(())
+    }
+
+    /// ROOT's narrative sections from the model, when one is configured:
+    /// written from the monthly nodes and the last 7 days' dailies.
+    fn root_narrative(&mut self, tree: &Tree, input_hash: Hash) -> Option<[String; 3]> {
+        if !self.summarizer.is_active() || self.options.dry_run {
+            return None;
+        }
+        let today = self.options.today;
+        let recent = tree
+            .days
+            .iter()
+            .filter(|d| (0..7).contains(&(today - **d).num_days()));
+        let paths: Vec<String> = tree
+            .level(Level::Monthly)
+            .into_iter()
+            .map(NodeId::path)
+            .chain(recent.map(|d| NodeId::Daily(*d).path()))
+            .collect();
+        let mut context = format!("Today is {today}.\n");
+        for path in paths {
+            let text = match self.built.get(&path) {
+                Some(t) => t.clone(),
+                None => read_utf8(self.root, &path).ok()?,
+            };
+            let body = markdown::split_frontmatter(&text)
+                .map(|(_, b, _)| b.to_string())
+                .unwrap_or(text);
+            context.push_str(&format!("\n===== {path} =====\n{}\n", body.trim_end()));
+        }
+        match self.summarizer.root_sections(input_hash, &context)? {
+            Ok(sections) => Some(sections),
+            Err(SummaryError::Failed { reason, hint }) => {
+                self.report.summary_failures.push(SummaryFailure {
+                    path: NodeId::Root.path(),
+                    reason,
+                    hint,
+                });
+                None
+            }
+            Err(SummaryError::NotConfigured) => None,
+        }
     }
 
     fn finish(&mut self, tree: &Tree) {

@@ -13,6 +13,7 @@ pub mod summarize;
 
 pub use error::{Error, Problem, Result};
 pub mod compact;
+pub mod llm;
 pub mod project;
 pub mod redact;
 pub mod root;

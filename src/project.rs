@@ -92,6 +92,7 @@ pub fn init(root: &Path, today: chrono::NaiveDate) -> Result<InitReport> {
         days: Vec::new(),
         summaries: Vec::new(),
         existing: None,
+        narrative: None,
     });
     let config = "{\n  \"compaction\": {\n    \"cooldownHours\": 3,\n    \"dailyThreshold\": 200,\n    \"weeklyThreshold\": 300,\n    \"monthlyThreshold\": 500,\n    \"rootMaxTokens\": 3000\n  },\n  \"llm\": {\n    \"backend\": \"none\"\n  }\n}\n";
     for (rel, text) in [

@@ -39,6 +39,9 @@ pub struct RootInput<'a> {
     pub summaries: Vec<(NodeId, Vec<Topic>)>,
     /// The current ROOT.md, whose hand-written sections are kept.
     pub existing: Option<&'a str>,
+    /// Active Context, Recent Patterns and Historical Summary written by a
+    /// model; used instead of the mechanical ones (hand-written still win).
+    pub narrative: Option<[String; 3]>,
 }
 
 /// A rough token count (≈ 4 bytes a token), enough to enforce the cap.
@@ -56,11 +59,14 @@ pub fn build(input: &RootInput) -> String {
         last_updated: Some(input.today.to_string()),
         ..Default::default()
     };
+    let written = |i: usize| input.narrative.as_ref().map(|n| auto(n[i].clone()));
     let active = kept[0]
         .clone()
+        .or_else(|| written(0))
         .unwrap_or_else(|| auto(active_context(input)));
     let patterns = kept[1]
         .clone()
+        .or_else(|| written(1))
         .unwrap_or_else(|| auto(recent_patterns(input)));
     let mut topics = topic_lines(input.today, &latest);
     let extra = kept_extra(input.existing);
@@ -96,6 +102,7 @@ pub fn build(input: &RootInput) -> String {
     let budget = input.max_tokens.saturating_mul(4);
     let mut history = kept[2]
         .clone()
+        .or_else(|| written(2))
         .unwrap_or_else(|| auto(historical_summary(input, true)));
     if render(&history, &topics, 0).len() > budget && kept[2].is_none() {
         history = auto(historical_summary(input, false));
@@ -411,6 +418,7 @@ mod tests {
             ],
             summaries: vec![],
             existing,
+            narrative: None,
         }
     }
 

@@ -84,8 +84,8 @@ pub fn status(
         &NoneSummarizer,
         &NoProgress,
         Options {
-            today,
             dry_run: true,
+            ..Options::new(today)
         },
     )?;
     let mut levels: BTreeMap<Level, LevelCounts> = BTreeMap::new();

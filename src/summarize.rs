@@ -56,6 +56,8 @@ pub enum SummaryError {
 
 /// What a summarizer reports as it goes, for a progress bar.
 pub trait Progress: Sync {
+    /// A batch of `total` nodes begins.
+    fn begin(&self, _total: usize) {}
     /// `node` started.
     fn started(&self, _node: NodeId) {}
     /// `node` finished, successfully or not.
@@ -82,6 +84,17 @@ pub trait Summarizer: Sync {
         requests: &[SummaryRequest],
         progress: &dyn Progress,
     ) -> Vec<Result<Summary, SummaryError>>;
+
+    /// Writes ROOT's Active Context, Recent Patterns and Historical Summary
+    /// from `context` (the tree's summaries, oldest first). `None`: this
+    /// backend leaves ROOT mechanical.
+    fn root_sections(
+        &self,
+        _input_hash: [u8; 32],
+        _context: &str,
+    ) -> Option<Result<[String; 3], SummaryError>> {
+        None
+    }
 }
 
 /// The default backend: summarises nothing, so above-threshold nodes are

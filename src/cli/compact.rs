@@ -8,7 +8,7 @@ use hipo::config::CompactionState;
 use hipo::layout::Level;
 use hipo::markdown::Status;
 use hipo::project::{self, Project};
-use hipo::summarize::{NoProgress, NoneSummarizer, Summarizer};
+use hipo::summarize::{NoneSummarizer, Progress, Summarizer};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -29,6 +29,11 @@ pub struct CompactArgs {
     /// Print the plan (which node, why) and write nothing.
     #[arg(long)]
     pub dry_run: bool,
+    /// Re-summarise nodes written by another model or prompt version.
+    #[arg(long)]
+    pub resummarize: bool,
+    #[command(flatten)]
+    pub llm: super::llm::LlmArgs,
 }
 
 pub fn open(ctx: &Ctx) -> Result<Project> {
@@ -67,8 +72,12 @@ pub fn init(ctx: &Ctx) -> Result<ExitCode> {
 }
 
 pub fn compact(ctx: &Ctx, args: &CompactArgs) -> Result<ExitCode> {
-    let project = open(ctx)?;
-    run_compaction(ctx, &project, &NoneSummarizer, args.dry_run)
+    let options = Options {
+        dry_run: args.dry_run,
+        resummarize: args.resummarize,
+        ..Options::new(ctx.today)
+    };
+    super::llm::compact(ctx, &args.llm, options)
 }
 
 /// Runs a compaction with the given summarizer and prints its report.
@@ -76,20 +85,19 @@ pub fn run_compaction(
     ctx: &Ctx,
     project: &Project,
     summarizer: &dyn Summarizer,
-    dry_run: bool,
+    progress: &dyn Progress,
+    options: Options,
+    llm_stats: Option<&dyn Fn() -> hipo::llm::Stats>,
 ) -> Result<ExitCode> {
     let scan = hipo::scan::scan(&project.root, &project.store.files()?);
-    let options = Options {
-        today: ctx.today,
-        dry_run,
-    };
+    let dry_run = options.dry_run;
     let report = hipo::compact::compact(
         &project.root,
         &project.config.compaction,
         &project.store,
         scan,
         summarizer,
-        &NoProgress,
+        progress,
         options,
     )?;
     if !dry_run {
@@ -100,10 +108,27 @@ pub fn run_compaction(
         state.checkpoints_since_last_compaction = 0;
         state.save(&project.root)?;
     }
+    let stats = llm_stats.map(|f| f());
     if ctx.json {
-        print_json(&report)?;
+        #[derive(serde::Serialize)]
+        struct Out<'a> {
+            #[serde(flatten)]
+            report: &'a Report,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            llm: Option<hipo::llm::Stats>,
+        }
+        print_json(&Out {
+            report: &report,
+            llm: stats,
+        })?;
     } else {
         print_report(ctx, &report);
+        if let Some(s) = stats {
+            println!(
+                "llm: {} call(s), {} cached, {} prompt + {} output tokens, {} ms in the model",
+                s.calls, s.cache_hits, s.prompt_tokens, s.output_tokens, s.model_ms
+            );
+        }
     }
     for w in &report.warnings {
         eprintln!("hipo: {w}");
@@ -112,7 +137,7 @@ pub fn run_compaction(
         eprintln!("hipo: skipped {p}");
     }
     for f in &report.summary_failures {
-        eprintln!("hipo: {}: summary failed: {}. {}", f.path, f.reason, f.hint);
+        eprintln!("hipo: {}: summary failed: {}; {}", f.path, f.reason, f.hint);
     }
     Ok(ExitCode::from(if !report.summary_failures.is_empty() {
         exit::SUMMARY_FAILED
@@ -312,5 +337,12 @@ pub fn rebuild(ctx: &Ctx) -> Result<ExitCode> {
         );
     }
     let project = open(ctx)?;
-    run_compaction(ctx, &project, &NoneSummarizer, false)
+    run_compaction(
+        ctx,
+        &project,
+        &NoneSummarizer,
+        &hipo::summarize::NoProgress,
+        Options::new(ctx.today),
+        None,
+    )
 }

@@ -2,6 +2,7 @@
 //! logic lives here.
 
 mod compact;
+mod llm;
 mod output;
 
 use anyhow::Result;
@@ -56,6 +57,16 @@ pub enum Command {
     Status,
     /// Delete .hipo/ and rebuild it from the Markdown.
     Rebuild,
+    /// Fill needs-summarization nodes with the local model (all, or the given paths).
+    Summarize {
+        /// Node paths, e.g. memory/daily/2026-03-15.md.
+        paths: Vec<String>,
+        #[command(flatten)]
+        llm: llm::LlmArgs,
+    },
+    /// Local model tools.
+    #[command(subcommand)]
+    Llm(llm::LlmCommand),
 }
 
 /// What every command needs to know.
@@ -89,6 +100,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Compact(args) => compact::compact(&ctx, &args),
         Command::Status => compact::status(&ctx),
         Command::Rebuild => compact::rebuild(&ctx),
+        Command::Summarize { paths, llm } => llm::summarize(&ctx, &llm, &paths),
+        Command::Llm(llm::LlmCommand::Check(args)) => llm::check(&ctx, &args),
     }
 }
 

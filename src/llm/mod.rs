@@ -1,0 +1,668 @@
+//! Local-model summaries through Ollama.
+//!
+//! [`OllamaSummarizer`] implements [`Summarizer`]: each node's sources go
+//! to a local model with a versioned prompt ([`prompt`]); inputs larger
+//! than the context window are summarised in chunks and merged, never
+//! truncated; answers that are not plausible summaries are refused, and
+//! the node stays `needs-summarization` with a hint. Summaries are cached
+//! in the store by (input hash, model, prompt version), so a rebuild of an
+//! unchanged node makes no call. Calls are non-streaming, on a tokio
+//! current-thread runtime created only here: the rest of hipo stays
+//! synchronous and fast to start.
+
+pub mod prompt;
+
+use crate::config::LlmConfig;
+use crate::error::{Error, Result};
+use crate::layout::{Level, NodeId};
+use crate::store::Store;
+use crate::summarize::{Progress, SourceText, Summarizer, Summary, SummaryError, SummaryRequest};
+use futures_util::StreamExt;
+use ollama_rs::Ollama;
+use ollama_rs::error::OllamaError;
+use ollama_rs::generation::completion::request::GenerationRequest;
+use ollama_rs::generation::parameters::{KeepAlive, TimeUnit};
+use ollama_rs::models::ModelOptions;
+use redb::{ReadableDatabase, TableDefinition};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Cached summaries: key = input hash hex + model + prompt version.
+const SUMMARIES: TableDefinition<&str, &str> = TableDefinition::new("llm_summaries");
+
+/// Ollama's default address.
+pub const DEFAULT_HOST: &str = "http://127.0.0.1:11434";
+
+/// Which backend writes summaries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// Nodes are left `needs-summarization` for the agent.
+    None,
+    /// A local model through Ollama.
+    Ollama,
+}
+
+/// Per-run overrides of `llm.*` (flags, or their environment variables).
+#[derive(Debug, Clone, Default)]
+pub struct Overrides {
+    pub backend: Option<String>,
+    pub host: Option<String>,
+    pub model: Option<String>,
+    pub timeout_s: Option<u64>,
+    pub num_ctx: Option<u64>,
+    pub temperature: Option<f32>,
+    pub keep_alive: Option<String>,
+    pub concurrency: Option<usize>,
+}
+
+/// The resolved LLM settings for one run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    pub backend: Backend,
+    /// Base URL, e.g. `http://127.0.0.1:11434`.
+    pub host: String,
+    pub model: String,
+    pub timeout: Duration,
+    pub num_ctx: u64,
+    pub temperature: f32,
+    pub keep_alive: Option<String>,
+    pub concurrency: usize,
+}
+
+/// Merges config and overrides (overrides win) and checks the result.
+pub fn resolve(config: &LlmConfig, o: &Overrides) -> Result<Settings> {
+    let backend_name = o.backend.clone().unwrap_or_else(|| config.backend.clone());
+    let backend = match backend_name.trim() {
+        "" | "none" => Backend::None,
+        "ollama" => Backend::Ollama,
+        other => {
+            return Err(Error::Llm(format!(
+                "unknown llm backend `{other}`; use `none` or `ollama`"
+            )));
+        }
+    };
+    let model = o
+        .model
+        .clone()
+        .or_else(|| config.model.clone())
+        .unwrap_or_default();
+    if backend == Backend::Ollama && model.trim().is_empty() {
+        return Err(Error::Llm(
+            "the ollama backend needs a model: pass --model NAME (or HIPO_MODEL, or llm.model in hipocampus.config.json)".into(),
+        ));
+    }
+    let keep_alive = o.keep_alive.clone().or_else(|| config.keep_alive.clone());
+    if let Some(k) = &keep_alive {
+        parse_keep_alive(k)?;
+    }
+    Ok(Settings {
+        backend,
+        host: normalize_host(
+            o.host
+                .as_deref()
+                .or(config.host.as_deref())
+                .unwrap_or(DEFAULT_HOST),
+        ),
+        model,
+        timeout: Duration::from_secs(o.timeout_s.unwrap_or(config.timeout_s).max(1)),
+        num_ctx: o.num_ctx.unwrap_or(config.num_ctx).max(1024),
+        temperature: o.temperature.unwrap_or(config.temperature),
+        keep_alive,
+        concurrency: o.concurrency.unwrap_or(config.concurrency).max(1),
+    })
+}
+
+/// Accepts what `OLLAMA_HOST` accepts: `host`, `host:port`, or a URL.
+pub fn normalize_host(host: &str) -> String {
+    let host = host.trim().trim_end_matches('/');
+    let with_scheme = if host.contains("://") {
+        host.to_string()
+    } else {
+        format!("http://{host}")
+    };
+    let authority = with_scheme.split("://").nth(1).unwrap_or("");
+    let has_port = authority
+        .rsplit_once(':')
+        .is_some_and(|(_, p)| p.chars().all(|c| c.is_ascii_digit()) && !p.is_empty());
+    if has_port {
+        with_scheme
+    } else {
+        format!("{with_scheme}:11434")
+    }
+}
+
+fn parse_keep_alive(k: &str) -> Result<KeepAlive> {
+    let k = k.trim();
+    match k {
+        "-1" => return Ok(KeepAlive::Indefinitely),
+        "0" => return Ok(KeepAlive::UnloadOnCompletion),
+        _ => {}
+    }
+    let (num, unit) = k.split_at(k.len().saturating_sub(1));
+    match (num.parse::<u64>(), TimeUnit::from_symbol(unit)) {
+        (Ok(time), Some(unit)) => Ok(KeepAlive::Until { time, unit }),
+        _ => Err(Error::Llm(format!(
+            "keep_alive `{k}` is not -1, 0 or a duration like 30s, 5m, 2h"
+        ))),
+    }
+}
+
+/// What the model calls cost, for the report.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct Stats {
+    /// Requests sent to the model.
+    pub calls: u64,
+    /// Summaries served from the cache.
+    pub cache_hits: u64,
+    /// Prompt tokens (as the server counted them, else estimated).
+    pub prompt_tokens: u64,
+    /// Answer tokens.
+    pub output_tokens: u64,
+    /// Wall time spent waiting on the model.
+    pub model_ms: u64,
+}
+
+/// Summaries through a local Ollama server.
+pub struct OllamaSummarizer<'s> {
+    settings: Settings,
+    client: Ollama,
+    store: Option<&'s Store>,
+    /// Ignore the cache (the model or prompt changed and the user asked).
+    pub resummarize: bool,
+    stats: Mutex<Stats>,
+}
+
+impl<'s> OllamaSummarizer<'s> {
+    /// A summarizer for `settings`, caching in `store` when given.
+    pub fn new(settings: Settings, store: Option<&'s Store>) -> Result<Self> {
+        let client = Ollama::try_new(settings.host.as_str())
+            .map_err(|e| Error::Llm(format!("bad ollama host `{}`: {e}", settings.host)))?;
+        Ok(OllamaSummarizer {
+            settings,
+            client,
+            store,
+            resummarize: false,
+            stats: Mutex::new(Stats::default()),
+        })
+    }
+
+    /// Calls made so far.
+    pub fn stats(&self) -> Stats {
+        self.stats.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+
+    fn cache_key(&self, input_hash: &[u8; 32], what: &str) -> String {
+        let hex: String = input_hash.iter().map(|b| format!("{b:02x}")).collect();
+        format!(
+            "{hex}:{what}:{}:{}",
+            self.settings.model,
+            prompt::PROMPT_VERSION
+        )
+    }
+
+    fn cached(&self, key: &str) -> Option<String> {
+        if self.resummarize {
+            return None;
+        }
+        let txn = self.store?.db().begin_read().ok()?;
+        let table = txn.open_table(SUMMARIES).ok()?;
+        let value = table.get(key).ok()??;
+        Some(value.value().to_string())
+    }
+
+    fn remember(&self, key: &str, body: &str) {
+        let Some(store) = self.store else { return };
+        // A cache write that fails only costs a call next time.
+        let write = || -> std::result::Result<(), redb::Error> {
+            let txn = store.db().begin_write()?;
+            txn.open_table(SUMMARIES)?.insert(key, body)?;
+            txn.commit()?;
+            Ok(())
+        };
+        let _ = write();
+    }
+
+    fn runtime(&self) -> std::result::Result<tokio::runtime::Runtime, SummaryError> {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| SummaryError::Failed {
+                reason: format!("cannot start the async runtime: {e}"),
+                hint: "this is a bug in hipo; please report it".into(),
+            })
+    }
+
+    /// One non-streaming generate call, with the timeout and options.
+    async fn generate(
+        &self,
+        system: &str,
+        user: String,
+    ) -> std::result::Result<String, SummaryError> {
+        let mut options = ModelOptions::default()
+            .num_ctx(self.settings.num_ctx)
+            .temperature(self.settings.temperature);
+        options = options.num_predict(2048);
+        let mut request = GenerationRequest::new(self.settings.model.clone(), user.clone())
+            .system(system.to_string())
+            .options(options);
+        if let Some(k) = self
+            .settings
+            .keep_alive
+            .as_deref()
+            .and_then(|k| parse_keep_alive(k).ok())
+        {
+            request = request.keep_alive(k);
+        }
+        let start = Instant::now();
+        let result =
+            tokio::time::timeout(self.settings.timeout, self.client.generate(request)).await;
+        let elapsed = start.elapsed();
+        if let Ok(mut s) = self.stats.lock() {
+            s.calls += 1;
+            s.model_ms += elapsed.as_millis() as u64;
+        }
+        match result {
+            Err(_) => Err(SummaryError::Failed {
+                reason: format!(
+                    "no answer from {} within {}s",
+                    self.settings.host,
+                    self.settings.timeout.as_secs()
+                ),
+                hint: "raise llm.timeout_s (or --timeout-s), or use a smaller model".into(),
+            }),
+            Ok(Err(e)) => Err(self.explain(e)),
+            Ok(Ok(response)) => {
+                if let Ok(mut s) = self.stats.lock() {
+                    s.prompt_tokens += response
+                        .prompt_eval_count
+                        .unwrap_or((prompt::tokens(system) + prompt::tokens(&user)) as u64);
+                    s.output_tokens += response
+                        .eval_count
+                        .unwrap_or(prompt::tokens(&response.response) as u64);
+                }
+                Ok(crate::redact::redact(&response.response).into_owned())
+            }
+        }
+    }
+
+    /// Turns a client error into a reason and what to do about it.
+    fn explain(&self, e: OllamaError) -> SummaryError {
+        let host = &self.settings.host;
+        let model = &self.settings.model;
+        match e {
+            OllamaError::ReqwestError(re) if re.is_connect() => SummaryError::Failed {
+                reason: format!("cannot connect to ollama at {host}"),
+                hint: "start it with `ollama serve`, or set llm.host / OLLAMA_HOST".into(),
+            },
+            OllamaError::ReqwestError(re) if re.is_timeout() => SummaryError::Failed {
+                reason: format!("ollama at {host} timed out"),
+                hint: "raise llm.timeout_s (or --timeout-s)".into(),
+            },
+            OllamaError::Other(text) if text.contains("not found") => SummaryError::Failed {
+                reason: format!("model `{model}` is not available on {host}"),
+                hint: format!("run `ollama pull {model}`"),
+            },
+            OllamaError::JsonError(err) => SummaryError::Failed {
+                reason: format!("ollama sent a malformed response ({err})"),
+                hint: "check that llm.host points at an Ollama server".into(),
+            },
+            other => SummaryError::Failed {
+                reason: format!("ollama error: {}", describe(&other)),
+                hint: "run `hipo llm check`".into(),
+            },
+        }
+    }
+
+    /// Summarises one node: chunk, summarise each chunk, merge.
+    async fn summarize_one(
+        &self,
+        req: &SummaryRequest,
+    ) -> std::result::Result<Summary, SummaryError> {
+        let level = req.node.level();
+        let system = prompt::system(level);
+        let parts = prompt::chunks(&req.sources, self.settings.num_ctx as usize);
+        let mut partials = Vec::with_capacity(parts.len());
+        let n = parts.len();
+        for (i, part) in parts.iter().enumerate() {
+            let label = (n > 1).then_some((i + 1, n));
+            let answer = self
+                .generate(&system, prompt::user(req.node, label, part))
+                .await?;
+            partials.push(prompt::accept(&answer).map_err(|reason| implausible(req.node, reason))?);
+        }
+        let body = self.merge(req.node, &system, partials).await?;
+        Ok(Summary {
+            body,
+            model: Some(self.settings.model.clone()),
+            prompt_version: Some(prompt::PROMPT_VERSION.to_string()),
+        })
+    }
+
+    /// Merges partial summaries, in groups that fit the context if needed.
+    async fn merge(
+        &self,
+        node: NodeId,
+        system: &str,
+        mut partials: Vec<String>,
+    ) -> std::result::Result<String, SummaryError> {
+        while partials.len() > 1 {
+            let as_sources: Vec<SourceText> = partials
+                .iter()
+                .enumerate()
+                .map(|(i, p)| SourceText {
+                    path: format!("part {}", i + 1),
+                    lines: p.lines().count(),
+                    body: p.clone(),
+                })
+                .collect();
+            let groups = prompt::chunks(&as_sources, self.settings.num_ctx as usize);
+            let mut next = Vec::with_capacity(groups.len());
+            let stalled = groups.len() == partials.len();
+            for group in groups {
+                if group.len() == 1 && !stalled {
+                    next.push(group[0].body.clone());
+                    continue;
+                }
+                let texts: Vec<String> = group.into_iter().map(|s| s.body).collect();
+                let answer = self.generate(system, prompt::merge(node, &texts)).await?;
+                next.push(prompt::accept(&answer).map_err(|reason| implausible(node, reason))?);
+            }
+            if stalled && next.len() == partials.len() {
+                // Each partial alone fills the context: keep them all, in order.
+                return Ok(next.join("\n"));
+            }
+            partials = next;
+        }
+        Ok(partials.pop().unwrap_or_default())
+    }
+
+    /// Writes ROOT's narrative sections from the tree's summaries.
+    fn root_sections_impl(
+        &self,
+        input_hash: [u8; 32],
+        context: &str,
+    ) -> std::result::Result<[String; 3], SummaryError> {
+        let key = self.cache_key(&input_hash, "root");
+        let text = match self.cached(&key) {
+            Some(t) => {
+                self.count_hit();
+                t
+            }
+            None => {
+                let rt = self.runtime()?;
+                let budget = (self.settings.num_ctx as usize).saturating_sub(1500) * 4;
+                let mut ctx = context.to_string();
+                if ctx.len() > budget {
+                    // Oldest material first in `context`: keep the most recent.
+                    let mut cut = ctx.len() - budget;
+                    while !ctx.is_char_boundary(cut) {
+                        cut += 1;
+                    }
+                    ctx = ctx[cut..].to_string();
+                }
+                let system = format!("{}\n{}", prompt::system(Level::Root), ROOT_RULES);
+                let answer = rt.block_on(self.generate(&system, ctx))?;
+                let sections = parse_root(&answer).ok_or_else(|| implausible(NodeId::Root, "the answer lacks ## Active Context, ## Recent Patterns or ## Historical Summary".into()))?;
+                self.remember(&key, &answer);
+                return Ok(sections);
+            }
+        };
+        parse_root(&text)
+            .ok_or_else(|| implausible(NodeId::Root, "cached answer unreadable".into()))
+    }
+
+    fn count_hit(&self) {
+        if let Ok(mut s) = self.stats.lock() {
+            s.cache_hits += 1;
+        }
+    }
+}
+
+const ROOT_RULES: &str = "Write ROOT.md's narrative sections from the summaries below (oldest first). Output exactly three sections: \
+## Active Context (what is happening in the last ~7 days, one bullet per thread), ## Recent Patterns (cross-cutting insights), \
+## Historical Summary (one bullet per month or range, `- YYYY-MM: key events`). Keep it short: at most 40 lines in all. \
+Do not write a Topics Index; hipo computes it.";
+
+fn parse_root(answer: &str) -> Option<[String; 3]> {
+    let mut out: [String; 3] = Default::default();
+    let mut current: Option<usize> = None;
+    for line in answer.lines() {
+        if let Some(title) = line.strip_prefix("## ") {
+            current = ["Active Context", "Recent Patterns", "Historical Summary"]
+                .iter()
+                .position(|s| title.starts_with(s));
+            continue;
+        }
+        if let Some(i) = current {
+            out[i].push_str(line);
+            out[i].push('\n');
+        }
+    }
+    out.iter()
+        .all(|s| !s.trim().is_empty())
+        .then(|| out.map(|s| format!("{}\n", s.trim())))
+}
+
+fn implausible(node: NodeId, reason: String) -> SummaryError {
+    SummaryError::Failed {
+        reason: format!("{reason} (for {})", node.path()),
+        hint:
+            "re-run `hipo summarize`; if it keeps failing, try another model or raise llm.num_ctx"
+                .into(),
+    }
+}
+
+fn describe(e: &OllamaError) -> String {
+    let mut msg = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        msg.push_str(&format!(": {s}"));
+        source = s.source();
+    }
+    msg
+}
+
+impl Summarizer for OllamaSummarizer<'_> {
+    fn id(&self) -> String {
+        format!("ollama:{}:{}", self.settings.model, prompt::PROMPT_VERSION)
+    }
+
+    fn is_active(&self) -> bool {
+        true
+    }
+
+    fn summarize(
+        &self,
+        requests: &[SummaryRequest],
+        progress: &dyn Progress,
+    ) -> Vec<std::result::Result<Summary, SummaryError>> {
+        progress.begin(requests.len());
+        let mut results: Vec<Option<std::result::Result<Summary, SummaryError>>> =
+            vec![None; requests.len()];
+        let mut todo = Vec::new();
+        for (i, req) in requests.iter().enumerate() {
+            match self.cached(&self.cache_key(&req.input_hash, "node")) {
+                Some(body) => {
+                    self.count_hit();
+                    progress.finished(req.node);
+                    results[i] = Some(Ok(Summary {
+                        body,
+                        model: Some(self.settings.model.clone()),
+                        prompt_version: Some(prompt::PROMPT_VERSION.to_string()),
+                    }));
+                }
+                None => todo.push(i),
+            }
+        }
+        if !todo.is_empty() {
+            match self.runtime() {
+                Err(e) => {
+                    for i in todo {
+                        results[i] = Some(Err(e.clone()));
+                    }
+                }
+                Ok(rt) => {
+                    let done: Vec<(usize, std::result::Result<Summary, SummaryError>)> = rt
+                        .block_on(
+                            futures_util::stream::iter(todo.into_iter().map(|i| async move {
+                                let req = &requests[i];
+                                progress.started(req.node);
+                                let r = self.summarize_one(req).await;
+                                progress.finished(req.node);
+                                (i, r)
+                            }))
+                            .buffer_unordered(self.settings.concurrency)
+                            .collect(),
+                        );
+                    for (i, r) in done {
+                        if let Ok(s) = &r {
+                            self.remember(
+                                &self.cache_key(&requests[i].input_hash, "node"),
+                                &s.body,
+                            );
+                        }
+                        results[i] = Some(r);
+                    }
+                }
+            }
+        }
+        results
+            .into_iter()
+            .map(|r| r.unwrap_or(Err(SummaryError::NotConfigured)))
+            .collect()
+    }
+
+    fn root_sections(
+        &self,
+        input_hash: [u8; 32],
+        context: &str,
+    ) -> Option<std::result::Result<[String; 3], SummaryError>> {
+        Some(self.root_sections_impl(input_hash, context))
+    }
+}
+
+/// The outcome of `hipo llm check`.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Check {
+    pub host: String,
+    pub model: String,
+    /// The server answered.
+    pub reachable: bool,
+    /// The model is pulled.
+    pub model_present: bool,
+    /// One line for a person.
+    pub message: String,
+}
+
+/// Asks the server for its models: is it up, and is the model pulled?
+pub fn check(settings: &Settings) -> Result<Check> {
+    let summarizer = OllamaSummarizer::new(settings.clone(), None)?;
+    let rt = summarizer
+        .runtime()
+        .map_err(|e| Error::Llm(format!("{e:?}")))?;
+    let host = settings.host.clone();
+    let model = settings.model.clone();
+    let listed = rt.block_on(async {
+        tokio::time::timeout(settings.timeout, summarizer.client.list_local_models()).await
+    });
+    let (reachable, model_present, message) = match listed {
+        Err(_) => (
+            false,
+            false,
+            format!(
+                "ollama at {host}: no answer within {}s; is it running (`ollama serve`)?",
+                settings.timeout.as_secs()
+            ),
+        ),
+        Ok(Err(e)) => match summarizer.explain(e) {
+            SummaryError::Failed { reason, hint } => (false, false, format!("{reason}; {hint}")),
+            SummaryError::NotConfigured => (false, false, "not configured".into()),
+        },
+        Ok(Ok(models)) => {
+            let present = models
+                .iter()
+                .any(|m| m.name == model || m.name == format!("{model}:latest"));
+            let msg = if model.is_empty() {
+                format!(
+                    "ollama at {host} is up ({} models); no model configured: pass --model NAME",
+                    models.len()
+                )
+            } else if present {
+                format!("ollama at {host} is up and model `{model}` is pulled")
+            } else {
+                format!(
+                    "ollama at {host} is up but model `{model}` is not pulled: run `ollama pull {model}`"
+                )
+            };
+            (true, present, msg)
+        }
+    };
+    Ok(Check {
+        host,
+        model,
+        reachable,
+        model_present,
+        message,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hosts_like_ollama_host() {
+        assert_eq!(normalize_host("127.0.0.1"), "http://127.0.0.1:11434");
+        assert_eq!(normalize_host("0.0.0.0:9999"), "http://0.0.0.0:9999");
+        assert_eq!(normalize_host("http://box:11434/"), "http://box:11434");
+        assert_eq!(normalize_host("https://box"), "https://box:11434");
+    }
+
+    #[test]
+    fn resolve_merges_and_validates() {
+        let cfg = LlmConfig::default();
+        assert_eq!(
+            resolve(&cfg, &Overrides::default()).unwrap().backend,
+            Backend::None
+        );
+        let o = Overrides {
+            backend: Some("ollama".into()),
+            ..Default::default()
+        };
+        assert!(
+            resolve(&cfg, &o)
+                .unwrap_err()
+                .to_string()
+                .contains("needs a model")
+        );
+        let o = Overrides {
+            backend: Some("ollama".into()),
+            model: Some("m".into()),
+            concurrency: Some(0),
+            ..Default::default()
+        };
+        let s = resolve(&cfg, &o).unwrap();
+        assert_eq!(
+            (s.host.as_str(), s.concurrency, s.temperature),
+            (DEFAULT_HOST, 1, 0.2)
+        );
+        let o = Overrides {
+            backend: Some("gpt".into()),
+            ..Default::default()
+        };
+        assert!(resolve(&cfg, &o).is_err());
+        let o = Overrides {
+            keep_alive: Some("5 minutes".into()),
+            ..Default::default()
+        };
+        assert!(resolve(&cfg, &o).is_err());
+        assert!(parse_keep_alive("5m").is_ok() && parse_keep_alive("-1").is_ok());
+    }
+
+    #[test]
+    fn root_answer_parses() {
+        let a = "## Active Context\n- a\n## Recent Patterns\n- b\n## Historical Summary\n- 2026-03: c\n";
+        assert_eq!(parse_root(a).unwrap()[2], "- 2026-03: c\n");
+        assert!(parse_root("## Active Context\n- a\n").is_none());
+    }
+}

@@ -1,0 +1,277 @@
+//! What hipo asks a local model, and what it accepts back.
+//!
+//! Pure: builds prompts, splits inputs that exceed the context window into
+//! chunks (never truncating), and checks that an answer is a plausible
+//! summary. The prompt is versioned: [`PROMPT_VERSION`] is part of every
+//! cache key and is recorded in each summary's frontmatter.
+
+use crate::layout::{Level, NodeId};
+use crate::summarize::SourceText;
+
+/// Bump whenever the wording or rules change.
+pub const PROMPT_VERSION: &str = "hipo-v1";
+
+/// The sections every summary must have.
+pub const REQUIRED_SECTIONS: [&str; 5] = [
+    "## Topics",
+    "## Key Decisions",
+    "## Tasks Completed",
+    "## Lessons Learned",
+    "## Open Items",
+];
+
+/// Shortest answer accepted as a summary, in bytes.
+pub const MIN_SUMMARY_BYTES: usize = 120;
+
+/// Tokens kept free for the instructions and the answer.
+const RESERVED_TOKENS: usize = 1500;
+
+/// A rough token count (≈ 4 bytes a token).
+pub fn tokens(text: &str) -> usize {
+    text.len().div_ceil(4)
+}
+
+const COMMON_RULES: &str = "\
+You maintain the long-term memory of an AI agent as Markdown compaction nodes (the hipocampus format). \
+Write a keyword-dense summary that a search engine and a future agent can use to find and recall facts.
+Rules:
+- Output only the Markdown body, with exactly these sections in this order: ## Topics, ## Key Decisions, ## Tasks Completed, ## Lessons Learned, ## Open Items. Write `- none` under an empty section.
+- Entries are tagged in their headings: [user], [feedback], [project], [reference]; untagged means [project].
+- [user] entries: keep the core content whole (facts about the user, their preferences, people, numbers, dates). Never reduce them to history.
+- [feedback] entries: keep rule, why and how-to-apply whole, as `- rule: … / why: … / how-to-apply: …`.
+- [project] entries: compress completed work to one line each (what, outcome, key numbers); keep open work in Open Items.
+- [reference] entries: keep the pointer (URL or path) and one line on what it is.
+- Replace code blocks with a file reference (path:lines) and a stack trace with one line naming the error.
+- Drop entries marked temporary, test run or delete later.
+- Never reproduce API keys, tokens, passwords or other credentials: write [REDACTED].
+- Under ## Topics list `- keyword [type]: sub-keywords` lines. Prefer concrete nouns, names, numbers and dates over adjectives.";
+
+fn level_rules(level: Level) -> &'static str {
+    match level {
+        Level::Daily => "This is a DAILY node: summarise one day's raw log.",
+        Level::Weekly => {
+            "This is a WEEKLY node: merge the daily nodes of one ISO week; keep every user and feedback item, merge repeated project threads."
+        }
+        Level::Monthly => {
+            "This is a MONTHLY node: merge the weekly nodes of one month into a high-level overview; keep every user and feedback item."
+        }
+        Level::Root => "This is the ROOT node.",
+    }
+}
+
+/// The system prompt for a level.
+pub fn system(level: Level) -> String {
+    format!("{COMMON_RULES}\n{}", level_rules(level))
+}
+
+/// The user prompt: which node, then its sources.
+pub fn user(node: NodeId, part: Option<(usize, usize)>, sources: &[SourceText]) -> String {
+    let mut out = format!("Node: {} {}", node.level().as_str(), node.period());
+    if let Some((i, n)) = part {
+        out.push_str(&format!(
+            " (part {i} of {n}; summarise this part only, it will be merged later)"
+        ));
+    }
+    out.push_str("\n\nSources:\n");
+    for s in sources {
+        out.push_str(&format!(
+            "\n===== {} =====\n{}\n",
+            s.path,
+            s.body.trim_end()
+        ));
+    }
+    out
+}
+
+/// The prompt that merges partial summaries of one node.
+pub fn merge(node: NodeId, partials: &[String]) -> String {
+    let mut out = format!(
+        "Node: {} {}\n\nMerge these {} partial summaries of the same node into one summary with the required sections. Keep every user and feedback item.\n",
+        node.level().as_str(),
+        node.period(),
+        partials.len()
+    );
+    for (i, p) in partials.iter().enumerate() {
+        out.push_str(&format!("\n===== part {} =====\n{}\n", i + 1, p.trim_end()));
+    }
+    out
+}
+
+/// Splits sources into groups that each fit `num_ctx`, cutting a source
+/// that is too long on line boundaries. Every input line lands in exactly
+/// one chunk.
+pub fn chunks(sources: &[SourceText], num_ctx: usize) -> Vec<Vec<SourceText>> {
+    let budget = num_ctx.saturating_sub(RESERVED_TOKENS).max(256);
+    let mut out: Vec<Vec<SourceText>> = Vec::new();
+    let mut current: Vec<SourceText> = Vec::new();
+    let mut used = 0;
+    for piece in sources.iter().flat_map(|s| split_source(s, budget)) {
+        let t = tokens(&piece.body) + 16;
+        if used + t > budget && !current.is_empty() {
+            out.push(std::mem::take(&mut current));
+            used = 0;
+        }
+        used += t;
+        current.push(piece);
+    }
+    if !current.is_empty() {
+        out.push(current);
+    }
+    out
+}
+
+fn split_source(s: &SourceText, budget: usize) -> Vec<SourceText> {
+    if tokens(&s.body) + 16 <= budget {
+        return vec![s.clone()];
+    }
+    let mut parts = Vec::new();
+    let mut body = String::new();
+    let mut lines = 0;
+    for line in s.body.split_inclusive('\n') {
+        if !body.is_empty() && tokens(&body) + tokens(line) + 16 > budget {
+            parts.push(SourceText {
+                path: s.path.clone(),
+                body: std::mem::take(&mut body),
+                lines,
+            });
+            lines = 0;
+        }
+        // A single line longer than the budget is cut on char boundaries.
+        let mut rest = line;
+        while tokens(rest) + 16 > budget {
+            let mut cut = (budget - 16) * 4;
+            while !rest.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            parts.push(SourceText {
+                path: s.path.clone(),
+                body: rest[..cut].to_string(),
+                lines: 1,
+            });
+            rest = &rest[cut..];
+        }
+        body.push_str(rest);
+        lines += 1;
+    }
+    if !body.is_empty() {
+        parts.push(SourceText {
+            path: s.path.clone(),
+            body,
+            lines,
+        });
+    }
+    parts
+}
+
+/// Cleans a model's answer (code fences, stray frontmatter) and checks it
+/// is a plausible summary; `Err` says what is wrong with it.
+pub fn accept(answer: &str) -> Result<String, String> {
+    let mut text = answer.trim().to_string();
+    if text.is_empty() {
+        return Err("the model returned an empty response".into());
+    }
+    if text.starts_with("```") {
+        let inner = text.split_once('\n').map(|(_, rest)| rest).unwrap_or("");
+        text = inner
+            .trim_end()
+            .strip_suffix("```")
+            .unwrap_or(inner)
+            .trim()
+            .to_string();
+    }
+    if text.starts_with("---")
+        && let Ok((Some(_), body, _)) = crate::markdown::split_frontmatter(&format!("{text}\n"))
+    {
+        text = body.trim().to_string();
+    }
+    check(text)
+}
+
+fn check(text: String) -> Result<String, String> {
+    if text.len() < MIN_SUMMARY_BYTES {
+        return Err(format!(
+            "the answer is too short to be a summary ({} bytes)",
+            text.len()
+        ));
+    }
+    let missing: Vec<&str> = REQUIRED_SECTIONS
+        .iter()
+        .copied()
+        .filter(|s| !text.lines().any(|l| l.trim_end() == *s))
+        .collect();
+    if !missing.is_empty() {
+        return Err(format!(
+            "the answer lacks required sections: {}",
+            missing.join(", ")
+        ));
+    }
+    let mut text = text;
+    text.push('\n');
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::NaiveDate;
+
+    fn src(path: &str, lines: usize) -> SourceText {
+        let body: String = (0..lines)
+            .map(|i| format!("line {i} with some words in it\n"))
+            .collect();
+        SourceText {
+            path: path.into(),
+            body,
+            lines,
+        }
+    }
+
+    #[test]
+    fn chunks_cover_every_line_once() {
+        let sources = [src("a", 2000), src("b", 10)];
+        let parts = chunks(&sources, 4096);
+        assert!(parts.len() > 1);
+        let joined: String = parts.iter().flatten().map(|s| s.body.as_str()).collect();
+        let original: String = sources.iter().map(|s| s.body.as_str()).collect();
+        assert_eq!(joined, original);
+        for p in &parts {
+            let t: usize = p.iter().map(|s| tokens(&s.body) + 16).sum();
+            assert!(t <= 4096 - RESERVED_TOKENS, "{t}");
+        }
+        assert_eq!(chunks(&[src("c", 5)], 4096).len(), 1);
+    }
+
+    #[test]
+    fn accepts_only_plausible_summaries() {
+        let good = "## Topics\n- deploy [project]: friday freeze\n## Key Decisions\n- no friday deploys\n## Tasks Completed\n- none\n## Lessons Learned\n- none\n## Open Items\n- none\n";
+        assert_eq!(accept(good).unwrap(), good);
+        assert_eq!(accept(&format!("```markdown\n{good}```")).unwrap(), good);
+        assert_eq!(
+            accept(&format!("---\ntype: daily\n---\n{good}")).unwrap(),
+            good
+        );
+        assert!(accept("").unwrap_err().contains("empty"));
+        assert!(
+            accept("Sure! Here is a summary.")
+                .unwrap_err()
+                .contains("too short")
+        );
+        assert!(
+            accept(&good.replace("## Open Items", "## Later"))
+                .unwrap_err()
+                .contains("## Open Items")
+        );
+    }
+
+    #[test]
+    fn prompts_carry_rules_and_sources() {
+        let node = NodeId::Daily(NaiveDate::from_ymd_opt(2026, 3, 15).unwrap());
+        assert!(
+            system(Level::Daily)
+                .contains("[feedback] entries: keep rule, why and how-to-apply whole")
+        );
+        let u = user(node, Some((1, 3)), &[src("memory/2026-03-15.md", 1)]);
+        assert!(u.contains("Node: daily 2026-03-15 (part 1 of 3"));
+        assert!(u.contains("===== memory/2026-03-15.md ====="));
+    }
+}
