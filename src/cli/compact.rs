@@ -125,8 +125,12 @@ pub fn run_compaction(
         print_report(ctx, &report);
         if let Some(s) = stats {
             println!(
-                "llm: {} call(s), {} cached, {} prompt + {} output tokens, {} ms in the model",
-                s.calls, s.cache_hits, s.prompt_tokens, s.output_tokens, s.model_ms
+                "llm: {} call(s), {} cached, {} prompt + {} output tokens, {:.1} s in the model",
+                s.calls,
+                s.cache_hits,
+                s.prompt_tokens,
+                s.output_tokens,
+                s.model_us as f64 / 1e6
             );
         }
     }

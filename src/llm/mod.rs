@@ -30,6 +30,22 @@ use std::time::{Duration, Instant};
 /// Cached summaries: key = input hash hex + model + prompt version.
 const SUMMARIES: TableDefinition<&str, &str> = TableDefinition::new("llm_summaries");
 
+/// Last summary of a single-source node: key = node path + model + prompt
+/// version; value = [`Previous`]. Lets an append cost one call.
+const PREVIOUS: TableDefinition<&str, &[u8]> = TableDefinition::new("llm_previous");
+
+/// What a single-source node was summarised from, to detect appends.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Previous {
+    /// Bytes of the source body summarised.
+    len: u64,
+    /// blake3 of those bytes.
+    hash: [u8; 32],
+    /// Each source's path and body hash.
+    sources: Vec<(String, [u8; 32])>,
+    summary: String,
+}
+
 /// Ollama's default address.
 pub const DEFAULT_HOST: &str = "http://127.0.0.1:11434";
 
@@ -158,8 +174,8 @@ pub struct Stats {
     pub prompt_tokens: u64,
     /// Answer tokens.
     pub output_tokens: u64,
-    /// Wall time spent waiting on the model.
-    pub model_ms: u64,
+    /// Wall time spent waiting on the model, in microseconds.
+    pub model_us: u64,
 }
 
 /// Summaries through a local Ollama server.
@@ -259,7 +275,7 @@ impl<'s> OllamaSummarizer<'s> {
         let elapsed = start.elapsed();
         if let Ok(mut s) = self.stats.lock() {
             s.calls += 1;
-            s.model_ms += elapsed.as_millis() as u64;
+            s.model_us += elapsed.as_micros() as u64;
         }
         match result {
             Err(_) => Err(SummaryError::Failed {
@@ -313,13 +329,118 @@ impl<'s> OllamaSummarizer<'s> {
         }
     }
 
-    /// Summarises one node: chunk, summarise each chunk, merge.
+    fn previous_key(&self, node: NodeId) -> String {
+        format!(
+            "{}:{}:{}",
+            node.path(),
+            self.settings.model,
+            prompt::PROMPT_VERSION
+        )
+    }
+
+    /// When only part of a node's input changed since its last summary:
+    /// the previous summary and just what changed. A single source that only
+    /// grew gives its appended text; otherwise the sources that changed or
+    /// were added, in full. `None` when a full summary is needed.
+    fn delta(&self, req: &SummaryRequest) -> Option<(String, Vec<SourceText>)> {
+        if self.resummarize {
+            return None;
+        }
+        let txn = self.store?.db().begin_read().ok()?;
+        let table = txn.open_table(PREVIOUS).ok()?;
+        let stored = table.get(self.previous_key(req.node).as_str()).ok()??;
+        let prev: Previous = crate::codec::decode(stored.value())?;
+        let changed: Vec<SourceText> = if let [source] = req.sources.as_slice() {
+            let len = usize::try_from(prev.len).ok()?;
+            let body = source.body.as_str();
+            if len >= body.len()
+                || !body.is_char_boundary(len)
+                || *blake3::hash(&body.as_bytes()[..len]).as_bytes() != prev.hash
+            {
+                return None;
+            }
+            let tail = &body[len..];
+            vec![SourceText {
+                path: source.path.clone(),
+                lines: tail.lines().count(),
+                body: tail.to_string(),
+            }]
+        } else {
+            let old: std::collections::HashMap<&str, &[u8; 32]> =
+                prev.sources.iter().map(|(p, h)| (p.as_str(), h)).collect();
+            let still_there = prev
+                .sources
+                .iter()
+                .all(|(p, _)| req.sources.iter().any(|s| s.path == *p));
+            let changed: Vec<SourceText> = req
+                .sources
+                .iter()
+                .filter(|s| {
+                    old.get(s.path.as_str())
+                        .is_none_or(|h| **h != *blake3::hash(s.body.as_bytes()).as_bytes())
+                })
+                .cloned()
+                .collect();
+            if !still_there || (changed.len() == req.sources.len() && !changed.is_empty()) {
+                return None;
+            }
+            changed
+        };
+        let text: usize = changed.iter().map(|c| c.body.len()).sum::<usize>() + prev.summary.len();
+        prompt::fits(text, self.settings.num_ctx as usize).then_some((prev.summary, changed))
+    }
+
+    fn remember_previous(&self, req: &SummaryRequest, summary: &str) {
+        let (Some(store), Some(source)) = (self.store, req.sources.first()) else {
+            return;
+        };
+        let prev = Previous {
+            len: source.body.len() as u64,
+            hash: *blake3::hash(source.body.as_bytes()).as_bytes(),
+            sources: req
+                .sources
+                .iter()
+                .map(|s| (s.path.clone(), *blake3::hash(s.body.as_bytes()).as_bytes()))
+                .collect(),
+            summary: summary.to_string(),
+        };
+        let key = self.previous_key(req.node);
+        let write = || -> std::result::Result<(), redb::Error> {
+            let txn = store.db().begin_write()?;
+            txn.open_table(PREVIOUS)?
+                .insert(key.as_str(), crate::codec::encode(&prev).as_slice())?;
+            txn.commit()?;
+            Ok(())
+        };
+        let _ = write();
+    }
+
+    fn summary(&self, body: String) -> Summary {
+        Summary {
+            body,
+            model: Some(self.settings.model.clone()),
+            prompt_version: Some(prompt::PROMPT_VERSION.to_string()),
+        }
+    }
+
+    /// Summarises one node: fold in an append if that is all that changed,
+    /// else chunk, summarise each chunk, merge.
     async fn summarize_one(
         &self,
         req: &SummaryRequest,
     ) -> std::result::Result<Summary, SummaryError> {
-        let level = req.node.level();
-        let system = prompt::system(level);
+        let system = prompt::system(req.node.level());
+        if let Some((previous, changed)) = self.delta(req) {
+            if changed.is_empty() {
+                // The sources' text is as summarised (only frontmatter moved).
+                return Ok(self.summary(previous));
+            }
+            let answer = self
+                .generate(&system, prompt::update(req.node, &previous, &changed))
+                .await?;
+            let body = prompt::accept(&answer).map_err(|reason| implausible(req.node, reason))?;
+            return Ok(self.summary(body));
+        }
         let parts = prompt::chunks(&req.sources, self.settings.num_ctx as usize);
         let mut partials = Vec::with_capacity(parts.len());
         let n = parts.len();
@@ -331,11 +452,7 @@ impl<'s> OllamaSummarizer<'s> {
             partials.push(prompt::accept(&answer).map_err(|reason| implausible(req.node, reason))?);
         }
         let body = self.merge(req.node, &system, partials).await?;
-        Ok(Summary {
-            body,
-            model: Some(self.settings.model.clone()),
-            prompt_version: Some(prompt::PROMPT_VERSION.to_string()),
-        })
+        Ok(self.summary(body))
     }
 
     /// Merges partial summaries, in groups that fit the context if needed.
@@ -485,11 +602,7 @@ impl Summarizer for OllamaSummarizer<'_> {
                 Some(body) => {
                     self.count_hit();
                     progress.finished(req.node);
-                    results[i] = Some(Ok(Summary {
-                        body,
-                        model: Some(self.settings.model.clone()),
-                        prompt_version: Some(prompt::PROMPT_VERSION.to_string()),
-                    }));
+                    results[i] = Some(Ok(self.summary(body)));
                 }
                 None => todo.push(i),
             }
@@ -520,6 +633,7 @@ impl Summarizer for OllamaSummarizer<'_> {
                                 &self.cache_key(&requests[i].input_hash, "node"),
                                 &s.body,
                             );
+                            self.remember_previous(&requests[i], &s.body);
                         }
                         results[i] = Some(r);
                     }

@@ -97,6 +97,30 @@ pub fn merge(node: NodeId, partials: &[String]) -> String {
     out
 }
 
+/// The prompt that folds what changed into an existing summary: text
+/// appended to a single source, or the current text of changed sources.
+pub fn update(node: NodeId, previous: &str, changed: &[SourceText]) -> String {
+    let mut out = format!(
+        "Node: {} {}\n\nBelow is the current summary of this node, then what changed in its sources since it was written (text appended to a source, or the new version of a source). Return the updated summary with the required sections: keep everything still true, fold in the new material by the same rules.\n\n===== current summary =====\n{}\n",
+        node.level().as_str(),
+        node.period(),
+        previous.trim_end()
+    );
+    for c in changed {
+        out.push_str(&format!(
+            "\n===== changed: {} =====\n{}\n",
+            c.path,
+            c.body.trim_end()
+        ));
+    }
+    out
+}
+
+/// True when `bytes` of input fit in the context next to the instructions.
+pub fn fits(bytes: usize, num_ctx: usize) -> bool {
+    bytes.div_ceil(4) + RESERVED_TOKENS <= num_ctx
+}
+
 /// Splits sources into groups that each fit `num_ctx`, cutting a source
 /// that is too long on line boundaries. Every input line lands in exactly
 /// one chunk.

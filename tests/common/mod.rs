@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 use assert_cmd::Command;
+pub mod fake_ollama;
 use std::path::{Path, PathBuf};
 
 /// A temp project; removed on drop.

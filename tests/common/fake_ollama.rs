@@ -1,0 +1,218 @@
+//! A fake Ollama server on 127.0.0.1 speaking the real HTTP API
+//! (`/api/generate`, `/api/tags`, `/api/version`), so tests drive the real
+//! ollama-rs client without a model. It records what it received, can be
+//! told to misbehave, and stops when dropped.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// How the server answers `/api/generate`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Mode {
+    /// A plausible summary that echoes the first heading of the prompt.
+    Ok,
+    /// Answers after a delay.
+    Slow(Duration),
+    /// 404 "model not found".
+    NotFound,
+    /// Not JSON.
+    Garbage,
+    /// A JSON answer with an empty response.
+    Empty,
+    /// A JSON answer too short to be a summary.
+    Short,
+}
+
+/// One request as received.
+#[derive(Debug, Clone)]
+pub struct Received {
+    pub path: String,
+    pub body: serde_json::Value,
+}
+
+#[derive(Default)]
+struct Shared {
+    received: Mutex<Vec<Received>>,
+    mode: Mutex<Option<Mode>>,
+    in_flight: AtomicUsize,
+    max_in_flight: AtomicUsize,
+    stop: AtomicBool,
+}
+
+/// A running fake server.
+pub struct FakeOllama {
+    pub url: String,
+    shared: Arc<Shared>,
+    port: u16,
+}
+
+impl FakeOllama {
+    /// Starts a server answering in `mode`.
+    pub fn start(mode: Mode) -> FakeOllama {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let shared = Arc::new(Shared::default());
+        *shared.mode.lock().unwrap() = Some(mode);
+        let s = shared.clone();
+        std::thread::spawn(move || {
+            // Bounded: stops on drop, and after 10,000 connections at most.
+            for stream in listener.incoming().take(10_000) {
+                if s.stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                let Ok(stream) = stream else { continue };
+                let s = s.clone();
+                std::thread::spawn(move || handle(stream, &s));
+            }
+        });
+        FakeOllama {
+            url: format!("http://127.0.0.1:{port}"),
+            shared,
+            port,
+        }
+    }
+
+    /// Changes how later requests are answered.
+    pub fn set_mode(&self, mode: Mode) {
+        *self.shared.mode.lock().unwrap() = Some(mode);
+    }
+
+    /// Every request so far.
+    pub fn received(&self) -> Vec<Received> {
+        self.shared.received.lock().unwrap().clone()
+    }
+
+    /// The `/api/generate` requests so far.
+    pub fn generates(&self) -> Vec<serde_json::Value> {
+        self.received()
+            .into_iter()
+            .filter(|r| r.path == "/api/generate")
+            .map(|r| r.body)
+            .collect()
+    }
+
+    /// Most requests handled at the same moment.
+    pub fn max_in_flight(&self) -> usize {
+        self.shared.max_in_flight.load(Ordering::SeqCst)
+    }
+}
+
+impl Drop for FakeOllama {
+    fn drop(&mut self) {
+        self.shared.stop.store(true, Ordering::SeqCst);
+        let _ = TcpStream::connect(("127.0.0.1", self.port));
+    }
+}
+
+/// A port nothing listens on.
+pub fn closed_port_url() -> String {
+    let l = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    drop(l);
+    format!("http://127.0.0.1:{port}")
+}
+
+fn handle(mut stream: TcpStream, s: &Shared) {
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut request_line = String::new();
+    if reader.read_line(&mut request_line).is_err() || request_line.is_empty() {
+        return;
+    }
+    let mut content_length = 0;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).is_err() || line == "\r\n" || line.is_empty() {
+            break;
+        }
+        if let Some((k, v)) = line.split_once(':')
+            && k.eq_ignore_ascii_case("content-length")
+        {
+            content_length = v.trim().parse().unwrap_or(0);
+        }
+    }
+    let mut body = vec![0; content_length];
+    let _ = reader.read_exact(&mut body);
+    let path = request_line
+        .split_whitespace()
+        .nth(1)
+        .unwrap_or("/")
+        .to_string();
+    let json: serde_json::Value = serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null);
+    s.received.lock().unwrap().push(Received {
+        path: path.clone(),
+        body: json.clone(),
+    });
+
+    let now = s.in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+    s.max_in_flight.fetch_max(now, Ordering::SeqCst);
+    let mode = s.mode.lock().unwrap().clone().unwrap_or(Mode::Ok);
+    let (status, reply) = match path.as_str() {
+        "/api/version" => (200, r#"{"version":"0.0.0-fake"}"#.to_string()),
+        "/api/tags" => (
+            200,
+            r#"{"models":[{"name":"fake:latest","modified_at":"2026-01-01T00:00:00Z","size":1}]}"#
+                .to_string(),
+        ),
+        "/api/generate" => generate(&json, &mode),
+        _ => (404, r#"{"error":"not found"}"#.to_string()),
+    };
+    s.in_flight.fetch_sub(1, Ordering::SeqCst);
+    let reason = if status == 200 { "OK" } else { "Not Found" };
+    let _ = write!(
+        stream,
+        "HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{reply}",
+        reply.len()
+    );
+    let _ = stream.flush();
+}
+
+fn generate(req: &serde_json::Value, mode: &Mode) -> (u16, String) {
+    let model = req["model"].as_str().unwrap_or("").to_string();
+    let prompt = req["prompt"].as_str().unwrap_or("");
+    let system = req["system"].as_str().unwrap_or("");
+    let text = match mode {
+        Mode::NotFound => {
+            return (
+                404,
+                format!(r#"{{"error":"model \"{model}\" not found, try pulling it first"}}"#),
+            );
+        }
+        Mode::Garbage => return (200, "this is { not json".to_string()),
+        Mode::Empty => String::new(),
+        Mode::Short => "Sure! Here is your summary.".to_string(),
+        Mode::Slow(d) => {
+            std::thread::sleep(*d);
+            summary(prompt, system)
+        }
+        Mode::Ok => summary(prompt, system),
+    };
+    let reply = serde_json::json!({
+        "model": model,
+        "created_at": "2026-01-01T00:00:00Z",
+        "response": text,
+        "done": true,
+        "prompt_eval_count": (prompt.len() + system.len()) / 4,
+        "eval_count": text.len() / 4,
+    });
+    (200, reply.to_string())
+}
+
+fn summary(prompt: &str, system: &str) -> String {
+    let first = prompt
+        .lines()
+        .find_map(|l| l.strip_prefix("## "))
+        .unwrap_or("merged parts");
+    if system.contains("Write ROOT.md's narrative sections") {
+        return format!(
+            "## Active Context\n- fake model: current work on {first}\n## Recent Patterns\n- fake pattern\n## Historical Summary\n- fake history\n"
+        );
+    }
+    format!(
+        "## Topics\n- fake-summary [project]: {first}\n## Key Decisions\n- decided things about {first}\n## Tasks Completed\n- none\n## Lessons Learned\n- none\n## Open Items\n- none\n"
+    )
+}
