@@ -57,6 +57,8 @@ pub struct StatusReport {
     pub levels: BTreeMap<Level, LevelCounts>,
     /// Nodes waiting for a summary.
     pub backlog: Vec<NodeInfo>,
+    /// Raw logs and edited nodes changed since the last compaction.
+    pub changed_files: Vec<String>,
     /// What the next `hipo compact` would write.
     pub out_of_date: Vec<Action>,
     pub triggers: Triggers,
@@ -104,12 +106,14 @@ pub fn status(
     }
     let state = CompactionState::load(root)?;
     let triggers = triggers(&state, config.compaction.cooldown_hours, now);
+    let changed_files = changed_files(&plan.actions);
     let path = Store::path_in(root);
     Ok(StatusReport {
         root: root.display().to_string(),
         today: today.to_string(),
         levels,
         backlog,
+        changed_files,
         out_of_date: plan.actions.into_iter().filter(|a| a.written).collect(),
         triggers,
         store: StoreHealth {
@@ -122,6 +126,30 @@ pub fn status(
         },
         problems: plan.problems,
     })
+}
+
+/// The files behind the plan: a daily rebuilt because its source changed
+/// (or is new) names its raw log; an adopted edit names the node itself.
+fn changed_files(actions: &[Action]) -> Vec<String> {
+    use crate::compact::Reason;
+    let mut out: Vec<String> = actions
+        .iter()
+        .filter_map(|a| match (a.level, a.reason) {
+            (Level::Daily, Reason::New | Reason::SourceChanged) => {
+                crate::layout::classify(&a.path).ok().and_then(|k| match k {
+                    crate::layout::PathKind::Node(crate::layout::NodeId::Daily(d)) => {
+                        Some(crate::tree::raw_path(d))
+                    }
+                    _ => None,
+                })
+            }
+            (_, Reason::Adopted) => Some(a.path.clone()),
+            _ => None,
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// Evaluates hipocampus's triggers: cooldown elapsed (or 0), more than 300

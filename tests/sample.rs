@@ -92,6 +92,17 @@ fn sample_status_json() {
         .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["out_of_date"].as_array().unwrap().len(), 0);
+    p.append("memory/2027-01-08.md", "\n## Late note [project]\n- x\n");
+    let out = p
+        .hipo()
+        .args(["status", "--json", "--today", TODAY])
+        .output()
+        .unwrap();
+    let late: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        late["changed_files"],
+        serde_json::json!(["memory/2027-01-08.md"])
+    );
     assert_eq!(v["levels"]["daily"]["needs_summarization"], 1);
     assert_eq!(v["backlog"][0]["path"], "memory/daily/2027-01-12.md");
     assert_eq!(v["backlog"][0]["source_lines"], 227);

@@ -270,6 +270,16 @@ pub fn status(ctx: &Ctx) -> Result<ExitCode> {
             println!("  {} ({} source lines)", n.path, n.source_lines);
         }
     }
+    if !report.changed_files.is_empty() {
+        println!(
+            "{} {} since the last compaction:",
+            s.bold("changed files:"),
+            report.changed_files.len()
+        );
+        for f in report.changed_files.iter().take(20) {
+            println!("  {f}");
+        }
+    }
     if report.out_of_date.is_empty() {
         println!("{} tree is up to date", s.bold("changes:"));
     } else {
