@@ -58,28 +58,20 @@ fn no_op_rewrites_nothing() {
     small_week(&p);
     p.compact("2026-03-11");
     let before = p.snapshot();
-    let mtimes: Vec<_> = before
-        .iter()
-        .map(|(f, _)| {
+    let mtimes = || -> Vec<_> {
+        let modified = |f: &std::path::PathBuf| {
             std::fs::metadata(p.path().join(f))
                 .unwrap()
                 .modified()
                 .unwrap()
-        })
-        .collect();
+        };
+        before.iter().map(|(f, _)| modified(f)).collect()
+    };
+    let first = mtimes();
     let (code, out, _) = p.compact("2026-03-11");
     assert_eq!(code, 0);
     assert!(out.starts_with("tree is up to date"), "{out}");
-    let after: Vec<_> = before
-        .iter()
-        .map(|(f, _)| {
-            std::fs::metadata(p.path().join(f))
-                .unwrap()
-                .modified()
-                .unwrap()
-        })
-        .collect();
-    assert_eq!(mtimes, after);
+    assert_eq!(first, mtimes());
 }
 
 #[test]

@@ -19,6 +19,11 @@ fn sample() -> Project {
     p
 }
 
+/// `--llm ollama --host URL`: the fake server as the backend.
+fn ollama(url: &str) -> [&str; 4] {
+    ["--llm", "ollama", "--host", url]
+}
+
 fn run(p: &Project, host: &str, extra: &[&str]) -> (i32, String, String) {
     let out = p
         .hipo()
@@ -101,17 +106,8 @@ fn cache_serves_a_rebuilt_node() {
     let p = sample();
     // On its own day the daily is tentative; the next day it is rebuilt as fixed.
     p.hipo()
-        .args([
-            "compact",
-            "--today",
-            "2027-01-12",
-            "--llm",
-            "ollama",
-            "--model",
-            "fake",
-            "--host",
-            &server.url,
-        ])
+        .args(["compact", "--today", "2027-01-12", "--model", "fake"])
+        .args(ollama(&server.url))
         .assert()
         .success();
     let node_calls = |s: &FakeOllama| {
@@ -132,18 +128,9 @@ fn cache_serves_a_rebuilt_node() {
     // --resummarize with another model calls again.
     let out = p
         .hipo()
-        .args([
-            "compact",
-            "--today",
-            TODAY,
-            "--llm",
-            "ollama",
-            "--model",
-            "fake2",
-            "--host",
-            &server.url,
-            "--resummarize",
-        ])
+        .args(["compact", "--today", TODAY, "--model", "fake2"])
+        .args(ollama(&server.url))
+        .args(["--resummarize"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
@@ -202,17 +189,8 @@ fn a_rerun_resumes_where_it_stopped() {
     let server = FakeOllama::start(Mode::Ok);
     let out = p
         .hipo()
-        .args([
-            "summarize",
-            "--today",
-            TODAY,
-            "--llm",
-            "ollama",
-            "--model",
-            "fake",
-            "--host",
-            &server.url,
-        ])
+        .args(["summarize", "--today", TODAY, "--model", "fake"])
+        .args(ollama(&server.url))
         .output()
         .unwrap();
     assert_eq!(
@@ -263,19 +241,9 @@ fn concurrency_overlaps_requests() {
     }
     let out = p
         .hipo()
-        .args([
-            "compact",
-            "--today",
-            "2026-03-20",
-            "--llm",
-            "ollama",
-            "--model",
-            "fake",
-            "--host",
-            &server.url,
-            "--concurrency",
-            "4",
-        ])
+        .args(["compact", "--today", "2026-03-20", "--model", "fake"])
+        .args(ollama(&server.url))
+        .args(["--concurrency", "4"])
         .output()
         .unwrap();
     assert_eq!(
@@ -370,13 +338,10 @@ fn measure_memaware() {
                 "--json",
                 "--today",
                 "2023-07-15",
-                "--llm",
-                "ollama",
                 "--model",
                 "fake",
-                "--host",
-                &server.url,
             ])
+            .args(ollama(&server.url))
             .output()
             .unwrap();
         let wall = start.elapsed();
