@@ -6,7 +6,9 @@
 pub mod codec;
 pub mod config;
 pub mod error;
+pub mod eval;
 pub mod fsutil;
+pub mod index;
 pub mod layout;
 pub mod markdown;
 pub mod summarize;
@@ -18,6 +20,7 @@ pub mod project;
 pub mod redact;
 pub mod root;
 pub mod scan;
+pub mod search;
 pub mod status;
 pub mod store;
 pub mod tree;

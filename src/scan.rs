@@ -7,11 +7,11 @@
 //! fatal, and are remembered in the store so every run reports them until
 //! they are fixed.
 
-use crate::error::Problem;
+use crate::error::{Error, Problem, Result};
 use crate::layout::{self, PathKind};
 use crate::store::{FileRecord, Hash};
 use rayon::prelude::*;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 
 /// Top-level directories searched for Markdown.
@@ -59,11 +59,95 @@ struct Found {
 
 /// Scans `root` against the records the store holds.
 pub fn scan(root: &Path, known: &HashMap<String, FileRecord>) -> Scan {
+    scan_found(root, known, walk_roots(root))
+}
+
+/// Like [`scan`], plus the files matching `extra_globs` (project-relative,
+/// such as `docs/**/*.md`): what the search index covers.
+pub fn scan_with_globs(
+    root: &Path,
+    known: &HashMap<String, FileRecord>,
+    extra_globs: &[String],
+) -> Result<Scan> {
+    let (mut found, mut problems) = walk_roots(root);
+    if !extra_globs.is_empty() {
+        let set = glob_set(extra_globs)?;
+        let seen: HashSet<String> = found.iter().map(|f| f.rel.clone()).collect();
+        let mut extra = Vec::new();
+        for (dir, depth) in glob_bases(extra_globs) {
+            walk(root, &dir, depth, &mut extra, &mut problems, &|rel| {
+                set.is_match(rel)
+            });
+        }
+        extra.sort_by(|a, b| a.rel.cmp(&b.rel));
+        extra.dedup_by(|a, b| a.rel == b.rel);
+        found.extend(extra.into_iter().filter(|f| !seen.contains(&f.rel)));
+    }
+    Ok(scan_found(root, known, (found, problems)))
+}
+
+fn glob_set(globs: &[String]) -> Result<globset::GlobSet> {
+    let mut builder = globset::GlobSetBuilder::new();
+    for g in globs {
+        let glob = globset::GlobBuilder::new(g)
+            .literal_separator(true)
+            .build()
+            .map_err(|e| Error::Config {
+                path: crate::layout::CONFIG_FILE.into(),
+                message: format!(
+                    "search.extraGlobs: {e}; use a project-relative glob such as `docs/**/*.md`"
+                ),
+            })?;
+        builder.add(glob);
+    }
+    builder.build().map_err(|e| Error::Config {
+        path: crate::layout::CONFIG_FILE.into(),
+        message: format!("search.extraGlobs: {e}"),
+    })
+}
+
+/// The literal directory each glob starts in (`docs` for `docs/**/*.md`)
+/// and how deep below it a match can be (unbounded with `**`), so only
+/// those directories are walked, never the whole project.
+fn glob_bases(globs: &[String]) -> Vec<(String, usize)> {
+    let mut bases: Vec<(String, usize)> = globs
+        .iter()
+        .map(|g| {
+            let parts: Vec<&str> = g.split('/').collect();
+            let literal = parts
+                .iter()
+                .take_while(|part| !part.contains(['*', '?', '[', '{']))
+                .count()
+                .min(parts.len() - 1);
+            let depth = if g.contains("**") {
+                usize::MAX
+            } else {
+                parts.len() - literal
+            };
+            (parts[..literal].join("/"), depth)
+        })
+        .collect();
+    bases.sort();
+    bases.dedup();
+    bases
+}
+
+fn walk_roots(root: &Path) -> (Vec<Found>, Vec<Problem>) {
     let mut found = Vec::new();
     let mut problems = Vec::new();
     for dir in ROOT_DIRS {
-        walk(root, dir, &mut found, &mut problems);
+        walk(root, dir, usize::MAX, &mut found, &mut problems, &|rel| {
+            rel.ends_with(".md")
+        });
     }
+    (found, problems)
+}
+
+fn scan_found(
+    root: &Path,
+    known: &HashMap<String, FileRecord>,
+    (found, problems): (Vec<Found>, Vec<Problem>),
+) -> Scan {
     let mut scan = Scan {
         problems,
         ..Default::default()
@@ -97,13 +181,16 @@ pub fn scan(root: &Path, known: &HashMap<String, FileRecord>) -> Scan {
         }
     }
 
-    let hashed: Vec<_> = to_hash
-        .into_par_iter()
-        .map(|(f, kind)| {
-            let result = hash_file(root, &f.rel);
-            (f, kind, result)
-        })
-        .collect();
+    let hash = |(f, kind): (Found, PathKind)| {
+        let result = hash_file(root, &f.rel);
+        (f, kind, result)
+    };
+    // A few files are hashed in less time than starting a thread pool takes.
+    let hashed: Vec<_> = if to_hash.len() <= 4 {
+        to_hash.into_iter().map(hash).collect()
+    } else {
+        to_hash.into_par_iter().map(hash).collect()
+    };
     for (f, kind, result) in hashed {
         match result {
             Ok(hash) => {
@@ -138,7 +225,7 @@ pub fn scan(root: &Path, known: &HashMap<String, FileRecord>) -> Scan {
 }
 
 /// Hashes a file, refusing invalid UTF-8 (named with its line).
-fn hash_file(root: &Path, rel: &str) -> Result<Hash, Problem> {
+fn hash_file(root: &Path, rel: &str) -> std::result::Result<Hash, Problem> {
     let bytes = std::fs::read(root.join(rel)).map_err(|e| Problem {
         path: rel.to_string(),
         line: None,
@@ -159,8 +246,22 @@ fn hash_file(root: &Path, rel: &str) -> Result<Hash, Problem> {
     Ok(*blake3::hash(&bytes).as_bytes())
 }
 
-fn walk(root: &Path, rel_dir: &str, found: &mut Vec<Found>, problems: &mut Vec<Problem>) {
-    let entries = match std::fs::read_dir(root.join(rel_dir)) {
+/// Collects the files below `rel_dir` that `wanted` accepts, at most
+/// `depth` levels down (1: the directory's own files), skipping dot-names.
+fn walk(
+    root: &Path,
+    rel_dir: &str,
+    depth: usize,
+    found: &mut Vec<Found>,
+    problems: &mut Vec<Problem>,
+    wanted: &dyn Fn(&str) -> bool,
+) {
+    let dir = if rel_dir.is_empty() {
+        root.to_path_buf()
+    } else {
+        root.join(rel_dir)
+    };
+    let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return,
         Err(e) => {
@@ -178,11 +279,17 @@ fn walk(root: &Path, rel_dir: &str, found: &mut Vec<Found>, problems: &mut Vec<P
         if name.starts_with('.') {
             continue;
         }
-        let rel = format!("{rel_dir}/{name}");
+        let rel = if rel_dir.is_empty() {
+            name.to_string()
+        } else {
+            format!("{rel_dir}/{name}")
+        };
         let Ok(meta) = entry.metadata() else { continue };
         if meta.is_dir() {
-            walk(root, &rel, found, problems);
-        } else if meta.is_file() && name.ends_with(".md") {
+            if depth > 1 {
+                walk(root, &rel, depth - 1, found, problems, wanted);
+            }
+        } else if meta.is_file() && wanted(&rel) {
             found.push(Found {
                 rel,
                 size: meta.len(),
@@ -228,5 +335,38 @@ mod tests {
         std::fs::remove_file(mem.join("2026-03-15.md")).unwrap();
         let third = scan(dir.path(), &known);
         assert_eq!(third.removed, vec!["memory/2026-03-15.md".to_string()]);
+    }
+
+    #[test]
+    fn extra_globs_add_files_and_walk_only_their_base() {
+        let dir = tempfile::tempdir().unwrap();
+        for f in [
+            "docs/a.md",
+            "docs/deep/b.md",
+            "docs/c.txt",
+            "other/d.md",
+            "knowledge/k.md",
+        ] {
+            let p = dir.path().join(f);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, "x\n").unwrap();
+        }
+        let globs = vec!["docs/**/*.md".to_string(), "knowledge/*.md".to_string()];
+        let s = scan_with_globs(dir.path(), &HashMap::new(), &globs).unwrap();
+        let paths: Vec<&str> = s.files.keys().map(String::as_str).collect();
+        assert_eq!(paths, vec!["docs/a.md", "docs/deep/b.md", "knowledge/k.md"]);
+        assert_eq!(
+            glob_bases(&globs),
+            vec![
+                ("docs".to_string(), usize::MAX),
+                ("knowledge".to_string(), 1)
+            ]
+        );
+        assert_eq!(glob_bases(&["*.md".to_string()]), vec![(String::new(), 1)]);
+        assert_eq!(
+            glob_bases(&["README.md".to_string()]),
+            vec![(String::new(), 1)]
+        );
+        assert!(scan_with_globs(dir.path(), &HashMap::new(), &["a/[".to_string()]).is_err());
     }
 }

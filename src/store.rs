@@ -94,6 +94,27 @@ impl Store {
         }
     }
 
+    /// Opens the store for reading only, if it exists, is this schema and
+    /// was closed cleanly. Writes nothing (no header update, no sync), so
+    /// a command that finds nothing to change costs no disk write.
+    pub fn open_read_only(root: &Path) -> Option<redb::ReadOnlyDatabase> {
+        let path = Self::path_in(root);
+        if !path.is_file() {
+            return None;
+        }
+        let db = redb::ReadOnlyDatabase::open(&path).ok()?;
+        let txn = db.begin_read().ok()?;
+        let schema = txn
+            .open_table(META)
+            .ok()?
+            .get("schema")
+            .ok()??
+            .value()
+            .to_vec();
+        drop(txn);
+        (codec::decode::<u32>(&schema) == Some(SCHEMA_VERSION)).then_some(db)
+    }
+
     fn open_checked(path: &Path) -> std::result::Result<Store, String> {
         let db = Database::create(path)
             .map_err(|e| format!("store {} unreadable ({e})", path.display()))?;

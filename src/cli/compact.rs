@@ -14,7 +14,7 @@ use std::time::Duration;
 
 /// How long a command waits for another hipo process before giving up:
 /// `HIPO_LOCK_WAIT` seconds, default 60.
-fn lock_wait() -> Duration {
+pub fn lock_wait() -> Duration {
     std::env::var("HIPO_LOCK_WAIT")
         .ok()
         .and_then(|v| v.parse::<f64>().ok())

@@ -4,6 +4,7 @@
 mod compact;
 mod llm;
 mod output;
+mod search;
 
 use anyhow::Result;
 use chrono::NaiveDate;
@@ -67,6 +68,17 @@ pub enum Command {
     /// Local model tools.
     #[command(subcommand)]
     Llm(llm::LlmCommand),
+    /// Search every level of memory (updates the index first).
+    Search(search::SearchArgs),
+    /// Print a file, a slice (PATH:LINE[:COUNT]) or a hit's section (#id), with line numbers.
+    Get {
+        /// PATH, PATH:LINE, PATH:LINE:COUNT or #id.
+        target: String,
+    },
+    /// Bring the search index up to date (search does this itself).
+    Index,
+    /// Measure retrieval quality: Recall@k and MRR over a JSON Lines fixture.
+    Eval(search::EvalArgs),
 }
 
 /// What every command needs to know.
@@ -102,6 +114,10 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Rebuild => compact::rebuild(&ctx),
         Command::Summarize { paths, llm } => llm::summarize(&ctx, &llm, &paths),
         Command::Llm(llm::LlmCommand::Check(args)) => llm::check(&ctx, &args),
+        Command::Search(args) => search::search(&ctx, &args),
+        Command::Get { target } => search::get_cmd(&ctx, &target),
+        Command::Index => search::index_cmd(&ctx),
+        Command::Eval(args) => search::eval(&ctx, &args),
     }
 }
 

@@ -1,0 +1,218 @@
+//! `hipo get`: a file, a slice of it, or a search hit's section, by line.
+//!
+//! `PATH` is the whole file; `PATH:LINE` runs from LINE to the end of the
+//! section holding it (what a search hit points at); `PATH:LINE:COUNT` is
+//! COUNT lines; `#id` (a hit's `id`) is that hit's section. Paths are
+//! project-relative and must stay inside the project. Output is redacted
+//! like everything else hipo shows; line numbers are the file's.
+
+use crate::error::{Error, Result};
+use crate::fsutil::read_utf8;
+use crate::index::{SearchIndex, sections};
+use crate::redact::redact;
+use serde::Serialize;
+use std::path::Path;
+use tantivy::TantivyDocument;
+use tantivy::collector::TopDocs;
+use tantivy::query::RegexQuery;
+use tantivy::schema::Value;
+
+/// Lines of a file.
+#[derive(Debug, Clone, Serialize)]
+pub struct Slice {
+    pub path: String,
+    /// Number of the first line.
+    pub first: usize,
+    /// The lines, without their newlines.
+    pub lines: Vec<String>,
+    /// Lines in the whole file.
+    pub total: usize,
+}
+
+/// What to get.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Target {
+    Id(String),
+    Path {
+        path: String,
+        line: Option<usize>,
+        count: Option<usize>,
+    },
+}
+
+/// Parses `#id`, `PATH`, `PATH:LINE` or `PATH:LINE:COUNT`.
+pub fn parse(target: &str) -> Result<Target> {
+    if let Some(id) = target.strip_prefix('#') {
+        if id.len() < 6 || !id.chars().all(|c| c.is_ascii_hexdigit()) {
+            return Err(Error::Query(format!(
+                "`{target}` is not a hit id; ids look like #1a2b3c4d5e6f (from `hipo search --json`)"
+            )));
+        }
+        return Ok(Target::Id(id.to_ascii_lowercase()));
+    }
+    let mut parts: Vec<&str> = target.rsplitn(3, ':').collect();
+    parts.reverse();
+    let numbers: Vec<Option<usize>> = parts.iter().map(|p| p.parse().ok()).collect();
+    let (path, line, count) = match (parts.as_slice(), numbers.as_slice()) {
+        ([p, _, _], [_, Some(l), Some(c)]) => (p.to_string(), Some(*l), Some(*c)),
+        ([p, l, _], [_, _, Some(n)]) if !l.is_empty() => (format!("{p}:{l}"), Some(*n), None),
+        ([p, _], [_, Some(n)]) => (p.to_string(), Some(*n), None),
+        _ => (target.to_string(), None, None),
+    };
+    if line == Some(0) {
+        return Err(Error::Query(format!(
+            "`{target}`: lines are numbered from 1"
+        )));
+    }
+    Ok(Target::Path { path, line, count })
+}
+
+/// Resolves and reads a target under `root`.
+pub fn get(root: &Path, target: &Target) -> Result<Slice> {
+    match target {
+        Target::Id(id) => by_id(root, id),
+        Target::Path { path, line, count } => by_path(root, path, *line, *count),
+    }
+}
+
+fn by_path(root: &Path, rel: &str, line: Option<usize>, count: Option<usize>) -> Result<Slice> {
+    let rel = inside(root, rel)?;
+    let text = read_utf8(root, &rel)?;
+    let total = text.lines().count();
+    let first = line.unwrap_or(1);
+    if first > total.max(1) {
+        return Err(Error::bad_input(
+            &rel,
+            Some(first),
+            format!("the file has {total} lines"),
+        ));
+    }
+    let last = match (line, count) {
+        (_, Some(c)) => (first + c.max(1) - 1).min(total),
+        (Some(l), None) => sections::split(&text)
+            .iter()
+            .find(|s| s.lines.0 <= l && l <= s.lines.1)
+            .map_or(total, |s| s.lines.1),
+        (None, None) => total,
+    };
+    let redacted = redact(&text);
+    Ok(Slice {
+        path: rel,
+        first,
+        lines: redacted
+            .lines()
+            .skip(first - 1)
+            .take(last + 1 - first)
+            .map(str::to_string)
+            .collect(),
+        total,
+    })
+}
+
+/// A project-relative path that stays inside the project.
+fn inside(root: &Path, rel: &str) -> Result<String> {
+    let rel = rel.trim_start_matches("./");
+    let outside = || {
+        Error::bad_input(
+            rel,
+            None,
+            "is not a file inside the project; give a project-relative path such as memory/2026-03-15.md",
+        )
+    };
+    let root_c = root.canonicalize().map_err(|e| Error::io(root, e))?;
+    let full = root.join(rel).canonicalize().map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            Error::bad_input(rel, None, "no such file")
+        } else {
+            Error::io(root.join(rel), e)
+        }
+    })?;
+    let inner = full.strip_prefix(&root_c).map_err(|_| outside())?;
+    if !full.is_file() {
+        return Err(outside());
+    }
+    Ok(inner.to_string_lossy().replace('\\', "/"))
+}
+
+fn by_id(root: &Path, id: &str) -> Result<Slice> {
+    let stale = || {
+        Error::Query(format!(
+            "no section has id #{id}; ids change when a section changes, so search again"
+        ))
+    };
+    if !SearchIndex::exists(root) {
+        return Err(stale());
+    }
+    let index = SearchIndex::open(root)?;
+    let f = index.fields;
+    let query = RegexQuery::from_pattern(&format!("{id}.*"), f.key)
+        .map_err(|e| Error::Query(e.to_string()))?;
+    let searcher = index.searcher();
+    let top = searcher
+        .search(&query, &TopDocs::with_limit(1).order_by_score())
+        .map_err(|e| Error::Index(e.to_string()))?;
+    let (_, addr) = top.first().ok_or_else(stale)?;
+    let doc: TantivyDocument = searcher
+        .doc(*addr)
+        .map_err(|e| Error::Index(e.to_string()))?;
+    let path = doc
+        .get_first(f.path)
+        .and_then(|v| v.as_str().map(str::to_string))
+        .ok_or_else(stale)?;
+    let n = |field| doc.get_first(field).and_then(|v| v.as_u64()).unwrap_or(1) as usize;
+    let (lo, hi) = (n(f.sec_lo), n(f.sec_hi));
+    by_path(root, &path, Some(lo), Some(hi + 1 - lo))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn path(p: &str, line: Option<usize>, count: Option<usize>) -> Target {
+        Target::Path {
+            path: p.into(),
+            line,
+            count,
+        }
+    }
+
+    #[test]
+    fn targets_parse() {
+        assert_eq!(
+            parse("memory/a.md").unwrap(),
+            path("memory/a.md", None, None)
+        );
+        assert_eq!(
+            parse("memory/a.md:12").unwrap(),
+            path("memory/a.md", Some(12), None)
+        );
+        assert_eq!(
+            parse("memory/a.md:12:5").unwrap(),
+            path("memory/a.md", Some(12), Some(5))
+        );
+        assert_eq!(parse("#A1B2C3D4").unwrap(), Target::Id("a1b2c3d4".into()));
+        assert!(parse("#xyz").is_err());
+        assert!(parse("memory/a.md:0").is_err());
+    }
+
+    #[test]
+    fn slices_stay_inside_and_redact() {
+        let dir = tempfile::tempdir().unwrap();
+        let mem = dir.path().join("memory");
+        std::fs::create_dir_all(&mem).unwrap();
+        std::fs::write(
+            mem.join("2026-03-15.md"),
+            "# 2026-03-15\n\n## A [user]\nkey AKIAIOSFODNN7EXAMPLE\nmore\n## B\nb\n",
+        )
+        .unwrap();
+        let s = get(dir.path(), &parse("memory/2026-03-15.md:3").unwrap()).unwrap();
+        assert_eq!(s.first, 3);
+        assert_eq!(s.lines, vec!["## A [user]", "key [REDACTED]", "more"]);
+        let s = get(dir.path(), &parse("memory/2026-03-15.md:6:9").unwrap()).unwrap();
+        assert_eq!(s.lines, vec!["## B", "b"]);
+        let err = get(dir.path(), &parse("../etc/passwd").unwrap()).unwrap_err();
+        assert!(err.to_string().contains("no such file") || err.to_string().contains("inside"));
+        let err = get(dir.path(), &parse("memory/2026-03-15.md:99").unwrap()).unwrap_err();
+        assert!(err.to_string().contains("has 7 lines"), "{err}");
+    }
+}

@@ -1,0 +1,802 @@
+//! `hipo search`: a [`query::Query`] run against the [`crate::index`].
+//!
+//! Ranking is BM25 over each window's text, plus its heading and the lines
+//! its user wrote, each boosted (the user's own words are the best evidence
+//! in an agent's memory). Results are collapsed: a passage copied verbatim
+//! into the daily, weekly and monthly nodes is one result, shown at its
+//! most specific place (the raw log and line) with the copies listed as
+//! `also_in`; a section's windows are one result too. Snippets are cut from
+//! the Markdown on disk, redacted, with the matched terms marked.
+
+pub mod get;
+pub mod query;
+
+use crate::error::{Error, Result};
+use crate::index::{self, DocLevel, Fields, SearchIndex, analyzer};
+use crate::markdown::EntryType;
+use crate::redact::redact;
+use query::{Clause, Filters, Query};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashSet};
+use std::ops::{Bound, Range};
+use std::path::Path;
+use tantivy::collector::{DocSetCollector, TopDocs};
+use tantivy::columnar::Column;
+use tantivy::query::{
+    AllQuery, BooleanQuery, BoostQuery, Occur, PhraseQuery, Query as TQuery, RangeQuery,
+    RegexQuery, TermQuery,
+};
+use tantivy::schema::{IndexRecordOption, Value};
+use tantivy::snippet::SnippetGenerator;
+use tantivy::{DocAddress, Order, Score, Searcher, TantivyDocument, Term};
+
+/// How much a match in the lines the user wrote counts over one in the body.
+pub const USER_BOOST: Score = 2.0;
+/// How much a match in the heading counts over one in the body.
+pub const HEADING_BOOST: Score = 1.5;
+/// Snippet length in bytes.
+pub const SNIPPET_BYTES: usize = 220;
+
+/// How to run a search.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Results to return.
+    pub limit: usize,
+    /// Drop results scoring below this.
+    pub min_score: Option<f32>,
+    /// Include each result's whole section.
+    pub full: bool,
+    /// The index was synced with the files just now, so a section it
+    /// records as secret-free is shown without redacting it again.
+    pub trust_index: bool,
+    /// Cut snippets (not needed to list paths or to score an eval).
+    pub snippets: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            limit: 10,
+            min_score: None,
+            full: false,
+            trust_index: false,
+            snippets: true,
+        }
+    }
+}
+
+/// One result.
+#[derive(Debug, Clone, Serialize)]
+pub struct Hit {
+    /// `#` and 12 hex digits; `hipo get` prints the section it names.
+    pub id: String,
+    pub path: String,
+    /// The line of the best match (the snippet's first highlight).
+    pub line: usize,
+    /// First and last line of the section.
+    pub lines: [usize; 2],
+    /// `title › heading` of the section.
+    pub heading: String,
+    pub level: DocLevel,
+    /// The day, or `first..last` day, the section is about.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    /// The node's period (`2026-W11`, `2026-03`) or the raw log's date.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub period: Option<String>,
+    /// The entry type tag of the section's heading.
+    #[serde(rename = "type")]
+    pub kind: EntryType,
+    /// The node's status (nodes only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    pub score: f32,
+    /// The snippet with matches in `**…**`.
+    pub snippet: String,
+    /// The snippet without markers...
+    pub snippet_text: String,
+    /// ...and the byte ranges of the matches in it.
+    pub highlights: Vec<[usize; 2]>,
+    /// Verbatim copies of this section elsewhere in the tree.
+    pub also_in: Vec<Place>,
+    /// The whole section (with `--full`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+}
+
+/// Where a copy of a result sits.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct Place {
+    pub path: String,
+    /// First and last line of the section there.
+    pub lines: [usize; 2],
+    pub level: DocLevel,
+}
+
+/// Runs `query` (parsed) against `index`, reading snippets from `root`.
+pub fn search(index: &SearchIndex, root: &Path, q: &Query, opts: &Options) -> Result<Vec<Hit>> {
+    let f = index.fields;
+    let built = build(&f, q)?;
+    let searcher = index.searcher();
+    let cols = columns(&searcher)?;
+    let groups = collect(&searcher, &cols, &built, opts.limit)?;
+    let filter = built.filter.as_deref();
+    let snippets = snippet_generator(&searcher, &f, &built.positive);
+    let mut files = FileCache::new(root, opts.trust_index);
+    let mut hits = Vec::new();
+    for g in groups {
+        if opts.min_score.is_some_and(|min| g.score < min) {
+            continue;
+        }
+        hits.push(hit(
+            &searcher, &f, &cols, filter, &g, &snippets, &mut files, opts,
+        )?);
+    }
+    Ok(hits)
+}
+
+/// A query ready for tantivy, and the body terms snippets should mark.
+struct Built {
+    query: Box<dyn TQuery>,
+    /// The filters alone: a result is shown at a copy that passes them.
+    filter: Option<Box<dyn TQuery>>,
+    /// Ranked by BM25 (false: only filters, newest first).
+    scored: bool,
+    positive: Vec<String>,
+}
+
+fn term_query(field: tantivy::schema::Field, text: &str) -> Box<dyn TQuery> {
+    Box::new(TermQuery::new(
+        Term::from_field_text(field, text),
+        IndexRecordOption::WithFreqs,
+    ))
+}
+
+/// A token in the body, the heading or the user's lines, boosted.
+fn any_field(f: &Fields, token: &str) -> Box<dyn TQuery> {
+    Box::new(BooleanQuery::new(vec![
+        (Occur::Should, term_query(f.body, token)),
+        (
+            Occur::Should,
+            Box::new(BoostQuery::new(term_query(f.user, token), USER_BOOST)),
+        ),
+        (
+            Occur::Should,
+            Box::new(BoostQuery::new(term_query(f.heading, token), HEADING_BOOST)),
+        ),
+    ]))
+}
+
+/// A required or excluded word or phrase; `None` if it is all stop words.
+fn clause(f: &Fields, c: &Clause, positive: &mut Vec<String>) -> Option<Box<dyn TQuery>> {
+    let (text, phrase) = match c {
+        Clause::Word(w) => (w.as_str(), false),
+        Clause::Phrase(p) => (p.as_str(), true),
+    };
+    let tokens = analyzer::tokens(text);
+    positive.extend(tokens.iter().map(|t| t.text.clone()));
+    match tokens.len() {
+        0 => None,
+        1 => Some(any_field(f, &tokens[0].text)),
+        _ if phrase => {
+            let first = tokens[0].position;
+            let terms = tokens
+                .iter()
+                .map(|t| (t.position - first, Term::from_field_text(f.body, &t.text)))
+                .collect();
+            Some(Box::new(PhraseQuery::new_with_offset(terms)))
+        }
+        _ => Some(Box::new(BooleanQuery::new(
+            tokens
+                .iter()
+                .map(|t| (Occur::Must, any_field(f, &t.text)))
+                .collect(),
+        ))),
+    }
+}
+
+fn build(f: &Fields, q: &Query) -> Result<Built> {
+    let mut positive = Vec::new();
+    let mut clauses: Vec<(Occur, Box<dyn TQuery>)> = Vec::new();
+    let mut seen = HashSet::new();
+    let text: Vec<(Occur, Box<dyn TQuery>)> = analyzer::tokens(&q.text.join(" "))
+        .into_iter()
+        .filter(|t| seen.insert(t.text.clone()))
+        .map(|t| {
+            positive.push(t.text.clone());
+            (Occur::Should, any_field(f, &t.text))
+        })
+        .collect();
+    let has_text = !text.is_empty();
+    if has_text {
+        let occur = if q.required.is_empty() {
+            Occur::Must
+        } else {
+            Occur::Should
+        };
+        clauses.push((occur, Box::new(BooleanQuery::new(text))));
+    }
+    let mut required = 0;
+    for c in &q.required {
+        if let Some(query) = clause(f, c, &mut positive) {
+            clauses.push((Occur::Must, query));
+            required += 1;
+        }
+    }
+    let mut ignored = Vec::new();
+    for c in &q.excluded {
+        if let Some(query) = clause(f, c, &mut ignored) {
+            clauses.push((Occur::MustNot, query));
+        }
+    }
+    let scored = has_text || required > 0;
+    if !scored {
+        if q.filters.is_empty() && q.excluded.is_empty() {
+            return Err(Error::Query(
+                "nothing to search for (only stop words?); add a word, a \"phrase\" or a filter such as type:feedback".into(),
+            ));
+        }
+        clauses.push((Occur::Must, Box::new(AllQuery)));
+    }
+    let filter = filters(f, &q.filters)?;
+    if let Some(filter) = &filter {
+        clauses.push((
+            Occur::Must,
+            Box::new(BoostQuery::new(filter.box_clone(), 0.0)),
+        ));
+    }
+    Ok(Built {
+        query: Box::new(BooleanQuery::new(clauses)),
+        filter,
+        scored,
+        positive,
+    })
+}
+
+/// The filters as one query matching what passes them all.
+fn filters(f: &Fields, flt: &Filters) -> Result<Option<Box<dyn TQuery>>> {
+    let mut must: Vec<(Occur, Box<dyn TQuery>)> = Vec::new();
+    let any_of = |queries: Vec<Box<dyn TQuery>>| -> Box<dyn TQuery> {
+        Box::new(BooleanQuery::new(
+            queries.into_iter().map(|q| (Occur::Should, q)).collect(),
+        ))
+    };
+    let exact = |field, s: &str| -> Box<dyn TQuery> {
+        Box::new(TermQuery::new(
+            Term::from_field_text(field, s),
+            IndexRecordOption::Basic,
+        ))
+    };
+    if !flt.levels.is_empty() {
+        must.push((
+            Occur::Must,
+            any_of(
+                flt.levels
+                    .iter()
+                    .map(|l| exact(f.level, l.as_str()))
+                    .collect(),
+            ),
+        ));
+    }
+    if !flt.types.is_empty() {
+        must.push((
+            Occur::Must,
+            any_of(
+                flt.types
+                    .iter()
+                    .map(|t| exact(f.kind, t.as_str()))
+                    .collect(),
+            ),
+        ));
+    }
+    if let Some(after) = flt.after {
+        let from = Term::from_field_u64(f.date_hi, index::day_number(after));
+        must.push((
+            Occur::Must,
+            Box::new(RangeQuery::new(Bound::Included(from), Bound::Unbounded)),
+        ));
+    }
+    if let Some(before) = flt.before {
+        let to = Term::from_field_u64(f.date_lo, index::day_number(before));
+        must.push((
+            Occur::Must,
+            Box::new(RangeQuery::new(Bound::Unbounded, Bound::Included(to))),
+        ));
+    }
+    if !flt.paths.is_empty() {
+        let mut prefixes = Vec::new();
+        for p in &flt.paths {
+            let pattern = format!("{}.*", regex::escape(p));
+            let q = RegexQuery::from_pattern(&pattern, f.path)
+                .map_err(|e| Error::Query(format!("path:{p}: {e}")))?;
+            prefixes.push(Box::new(q) as Box<dyn TQuery>);
+        }
+        must.push((Occur::Must, any_of(prefixes)));
+    }
+    Ok((!must.is_empty()).then(|| Box::new(BooleanQuery::new(must)) as Box<dyn TQuery>))
+}
+
+/// Results that are copies of one passage.
+struct Group {
+    fp: u64,
+    score: Score,
+    /// The best-scoring window.
+    best: DocAddress,
+}
+
+/// Per-segment fast-field columns.
+struct Columns {
+    fp: Column<u64>,
+    sec: Column<u64>,
+    win: Column<u64>,
+    rank: Column<u64>,
+    date_hi: Column<u64>,
+}
+
+fn columns(searcher: &Searcher) -> Result<Vec<Columns>> {
+    let err = |e: tantivy::TantivyError| Error::Index(format!("reading fast fields: {e}"));
+    searcher
+        .segment_readers()
+        .iter()
+        .map(|r| {
+            let ff = r.fast_fields();
+            Ok(Columns {
+                fp: ff.u64("fp").map_err(err)?,
+                sec: ff.u64("sec").map_err(err)?,
+                win: ff.u64("win").map_err(err)?,
+                rank: ff.u64("level_rank").map_err(err)?,
+                date_hi: ff.u64("date_hi").map_err(err)?,
+            })
+        })
+        .collect()
+}
+
+/// The best `limit` groups, best first. Copies of a passage score alike,
+/// so the candidate pool grows until it holds `limit` distinct passages.
+fn collect(
+    searcher: &Searcher,
+    cols: &[Columns],
+    built: &Built,
+    limit: usize,
+) -> Result<Vec<Group>> {
+    let fp_of = |a: DocAddress| cols[a.segment_ord as usize].fp.first(a.doc_id).unwrap_or(0);
+    let err = |e: tantivy::TantivyError| Error::Index(format!("searching: {e}"));
+    let mut pool = limit * 6 + 30;
+    loop {
+        let top: Vec<(Score, DocAddress)> = if built.scored {
+            searcher
+                .search(&built.query, &TopDocs::with_limit(pool).order_by_score())
+                .map_err(err)?
+        } else {
+            searcher
+                .search(
+                    &built.query,
+                    &TopDocs::with_limit(pool).order_by_fast_field::<u64>("date_hi", Order::Desc),
+                )
+                .map_err(err)?
+                .into_iter()
+                .map(|(_, a)| (0.0, a))
+                .collect()
+        };
+        let mut groups: Vec<Group> = Vec::new();
+        let mut seen: HashSet<u64> = HashSet::new();
+        for &(score, addr) in &top {
+            let fp = fp_of(addr);
+            if seen.insert(fp) {
+                groups.push(Group {
+                    fp,
+                    score,
+                    best: addr,
+                });
+            }
+        }
+        if groups.len() >= limit || top.len() < pool {
+            groups.truncate(limit);
+            return Ok(groups);
+        }
+        pool *= 4;
+    }
+}
+
+/// Marks query terms in a passage, as tantivy's snippet generator does,
+/// with our analyzer and weights favouring rare terms.
+fn snippet_generator(searcher: &Searcher, f: &Fields, terms: &[String]) -> SnippetGenerator {
+    let mut weights = BTreeMap::new();
+    for t in terms {
+        let df = searcher
+            .doc_freq(&Term::from_field_text(f.body, t))
+            .unwrap_or(0);
+        weights.insert(t.clone(), 1.0 / (1.0 + df as Score));
+    }
+    SnippetGenerator::new(
+        weights,
+        analyzer::snippet_analyzer(terms),
+        f.body,
+        SNIPPET_BYTES,
+    )
+}
+
+/// A window's stored fields.
+struct Stored {
+    path: String,
+    level: DocLevel,
+    kind: EntryType,
+    status: Option<String>,
+    period: Option<String>,
+    heading: String,
+    key: String,
+    dates: Option<(u64, u64)>,
+    sec: [usize; 2],
+    win: [usize; 2],
+    bytes: [usize; 2],
+    secret: bool,
+}
+
+fn stored(searcher: &Searcher, f: &Fields, addr: DocAddress) -> Result<Stored> {
+    let doc: TantivyDocument = searcher
+        .doc(addr)
+        .map_err(|e| Error::Index(format!("reading a result: {e}")))?;
+    let s = |field| {
+        doc.get_first(field)
+            .and_then(|v| v.as_str().map(str::to_string))
+    };
+    let n = |field| doc.get_first(field).and_then(|v| v.as_u64()).unwrap_or(0) as usize;
+    let dates = doc
+        .get_first(f.date_lo)
+        .and_then(|v| v.as_u64())
+        .zip(doc.get_first(f.date_hi).and_then(|v| v.as_u64()));
+    Ok(Stored {
+        path: s(f.path).unwrap_or_default(),
+        level: s(f.level)
+            .and_then(|l| DocLevel::parse(&l))
+            .unwrap_or_default(),
+        kind: s(f.kind)
+            .and_then(|k| EntryType::parse(&k))
+            .unwrap_or_default(),
+        status: s(f.status),
+        period: s(f.period),
+        heading: s(f.heading_path).unwrap_or_default(),
+        key: s(f.key).unwrap_or_default(),
+        dates,
+        sec: [n(f.sec_lo), n(f.sec_hi)],
+        win: [n(f.win_lo), n(f.win_hi)],
+        bytes: [n(f.sbyte_lo), n(f.sbyte_hi)],
+        secret: n(f.secret) != 0,
+    })
+}
+
+/// Every window that is a copy of the group's passage (and passes
+/// `filter`, if given), most specific place first: (level rank, newest,
+/// section), then window.
+fn copies(
+    searcher: &Searcher,
+    f: &Fields,
+    cols: &[Columns],
+    fp: u64,
+    filter: Option<&dyn TQuery>,
+) -> Result<Vec<(DocAddress, [u64; 4])>> {
+    let term: Box<dyn TQuery> = Box::new(TermQuery::new(
+        Term::from_field_u64(f.fp, fp),
+        IndexRecordOption::Basic,
+    ));
+    let query: Box<dyn TQuery> = match filter {
+        Some(filter) => Box::new(BooleanQuery::new(vec![
+            (Occur::Must, term),
+            (Occur::Must, filter.box_clone()),
+        ])),
+        None => term,
+    };
+    let docs = searcher
+        .search(&query, &DocSetCollector)
+        .map_err(|e| Error::Index(format!("finding copies: {e}")))?;
+    let mut out: Vec<(DocAddress, [u64; 4])> = docs
+        .into_iter()
+        .map(|a| {
+            let c = &cols[a.segment_ord as usize];
+            let get = |col: &Column<u64>| col.first(a.doc_id).unwrap_or(0);
+            let sort = [
+                get(&c.rank),
+                u64::MAX - get(&c.date_hi),
+                get(&c.sec),
+                get(&c.win),
+            ];
+            (a, sort)
+        })
+        .collect();
+    out.sort_by_key(|(a, sort)| (*sort, *a));
+    Ok(out)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn hit(
+    searcher: &Searcher,
+    f: &Fields,
+    cols: &[Columns],
+    filter: Option<&dyn TQuery>,
+    g: &Group,
+    snippets: &SnippetGenerator,
+    files: &mut FileCache,
+    opts: &Options,
+) -> Result<Hit> {
+    let best_win = cols[g.best.segment_ord as usize]
+        .win
+        .first(g.best.doc_id)
+        .unwrap_or(0);
+    let all = copies(searcher, f, cols, g.fp, None)?;
+    // The most specific section that passes the filters, at the same
+    // window as the best match.
+    let shown = match filter {
+        Some(_) => copies(searcher, f, cols, g.fp, filter)?,
+        None => all.clone(),
+    };
+    let rep_sec = shown.first().map(|(_, s)| s[2]);
+    let rep = shown
+        .iter()
+        .find(|(_, s)| Some(s[2]) == rep_sec && s[3] == best_win)
+        .or(shown.first())
+        .map_or(g.best, |(a, _)| *a);
+    let doc = stored(searcher, f, rep)?;
+    let mut also_in = Vec::new();
+    let mut seen = HashSet::from([rep_sec]);
+    for (addr, s) in &all {
+        if seen.insert(Some(s[2])) {
+            let other = stored(searcher, f, *addr)?;
+            also_in.push(Place {
+                path: other.path,
+                lines: other.sec,
+                level: other.level,
+            });
+        }
+    }
+    let passage = if opts.snippets || opts.full {
+        files.section(&doc)
+    } else {
+        None
+    };
+    let (window, text) = match &passage {
+        Some(lines) => {
+            let at = |n: usize| n.saturating_sub(doc.sec[0]);
+            let w = lines
+                .get(at(doc.win[0])..=at(doc.win[1]).min(lines.len().saturating_sub(1)))
+                .map(|l| l.concat())
+                .unwrap_or_default();
+            (w, opts.full.then(|| lines.concat()))
+        }
+        None => (String::new(), None),
+    };
+    let snip = snippet(snippets, &window);
+    let line = doc.win[0] + window[..snip.at.min(window.len())].matches('\n').count();
+    Ok(Hit {
+        id: format!("#{}", &doc.key[..doc.key.len().min(12)]),
+        line,
+        lines: doc.sec,
+        heading: doc.heading,
+        level: doc.level,
+        date: doc.dates.and_then(|(lo, hi)| {
+            let (lo, hi) = (index::day_of(lo)?, index::day_of(hi)?);
+            Some(if lo == hi {
+                lo.to_string()
+            } else {
+                format!("{lo}..{hi}")
+            })
+        }),
+        period: doc.period,
+        kind: doc.kind,
+        status: doc.status,
+        score: g.score,
+        snippet: snip.marked,
+        snippet_text: snip.text,
+        highlights: snip.highlights,
+        also_in,
+        text,
+        path: doc.path,
+    })
+}
+
+/// A snippet as shown.
+struct Snip {
+    /// Plain text, one line.
+    text: String,
+    /// With `**…**` around matches.
+    marked: String,
+    highlights: Vec<[usize; 2]>,
+    /// Byte offset in the window of the first match (or of the snippet).
+    at: usize,
+}
+
+/// How far a fragment's edge may move to land on a word boundary.
+const EDGE_SLACK: usize = 40;
+
+/// Cuts the snippet from a window; without a match in the body (a heading
+/// match, a filter-only query) it is the window's first lines.
+fn snippet(generator: &SnippetGenerator, window: &str) -> Snip {
+    let s = generator.snippet(window);
+    let fragment = s.fragment_range();
+    let marks: Vec<Range<usize>> = tantivy::snippet::collapse_overlapped_ranges(s.highlighted())
+        .into_iter()
+        .map(|m| m.start + fragment.start..m.end + fragment.start)
+        .collect();
+    let mut range = if s.fragment().is_empty() {
+        0..floor_char(window, SNIPPET_BYTES)
+    } else {
+        fragment
+    };
+    // The heading opening a window is shown as the hit's heading already.
+    if range.start == 0
+        && window.starts_with('#')
+        && let Some(nl) = window.find('\n')
+        && marks.first().is_none_or(|m| m.start > nl)
+    {
+        range.start = nl + 1;
+        range.end = range
+            .end
+            .max(floor_char(window, range.start + SNIPPET_BYTES));
+    }
+    // The fragment stops after its last token; finish the word.
+    if let Some(i) = window[range.end..].find(char::is_whitespace)
+        && i <= EDGE_SLACK
+    {
+        range.end += i;
+    }
+    let at = marks.first().map_or(range.start, |m| m.start);
+    render(window, range, &marks, at)
+}
+
+/// The largest char boundary at or below `i`.
+fn floor_char(s: &str, i: usize) -> usize {
+    let mut i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Puts a fragment on one line (whitespace runs become one space), with
+/// `**` around the marks and `…` where text was cut.
+fn render(window: &str, range: Range<usize>, marks: &[Range<usize>], at: usize) -> Snip {
+    let mut text = String::with_capacity(range.len() + 8);
+    let mut marked = String::with_capacity(range.len() + 16);
+    let mut highlights = Vec::new();
+    let mut marks = marks.iter().peekable();
+    let mut open: Option<usize> = None;
+    if range.start > 0 && !window[..range.start].ends_with('\n') {
+        text.push('…');
+        marked.push('…');
+    }
+    let bytes = window.as_bytes();
+    for (i, c) in window[range.clone()].char_indices() {
+        let i = i + range.start;
+        // Markdown emphasis (`**bold**`) would read as our own marks.
+        let starred = |j: usize| bytes.get(j) == Some(&b'*');
+        let emphasis = c == '*' && (starred(i + 1) || (i > 0 && starred(i - 1)));
+        if let Some(start) = open
+            && marks.peek().is_some_and(|m| m.end <= i)
+        {
+            highlights.push([start, text.len()]);
+            marked.push_str("**");
+            marks.next();
+            open = None;
+        }
+        if open.is_none() && marks.peek().is_some_and(|m| m.start == i) {
+            open = Some(text.len());
+            marked.push_str("**");
+        }
+        if emphasis {
+            continue;
+        }
+        if c.is_whitespace() {
+            if !text.is_empty() && !text.ends_with(' ') {
+                text.push(' ');
+                marked.push(' ');
+            }
+        } else {
+            text.push(c);
+            marked.push(c);
+        }
+    }
+    if let Some(start) = open {
+        highlights.push([start, text.len()]);
+        marked.push_str("**");
+    }
+    if text.ends_with(' ') {
+        text.pop();
+        marked = marked.trim_end().to_string();
+    }
+    if !window[range.end..].trim().is_empty() {
+        text.push('…');
+        marked.push('…');
+    }
+    Snip {
+        text,
+        marked,
+        highlights,
+        at,
+    }
+}
+
+/// Reads results' sections from the Markdown.
+struct FileCache<'a> {
+    root: &'a Path,
+    trust_index: bool,
+}
+
+impl<'a> FileCache<'a> {
+    fn new(root: &'a Path, trust_index: bool) -> Self {
+        FileCache { root, trust_index }
+    }
+
+    /// The redacted lines of a result's section, if the file still holds
+    /// it where the index says (it always does after a sync; a search that
+    /// ran while another hipo held the lock may find it moved). Only the
+    /// section's bytes are read, not the whole file.
+    fn section(&mut self, doc: &Stored) -> Option<Vec<String>> {
+        use std::io::{Read, Seek, SeekFrom};
+        let [lo, hi] = doc.bytes;
+        let mut file = std::fs::File::open(self.root.join(&doc.path)).ok()?;
+        file.seek(SeekFrom::Start(lo as u64)).ok()?;
+        let mut bytes = vec![0; hi.checked_sub(lo)?];
+        file.read_exact(&mut bytes).ok()?;
+        let raw = String::from_utf8(bytes).ok()?;
+        let expected = doc.sec[1].checked_sub(doc.sec[0])? + 1;
+        let redacted = if doc.secret || !self.trust_index {
+            redact(&raw)
+        } else {
+            std::borrow::Cow::Borrowed(raw.as_str())
+        };
+        let lines = index::section_lines(&redacted, &raw, expected);
+        (lines.len() == expected).then(|| lines.into_iter().map(str::to_string).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn generator() -> SnippetGenerator {
+        let mut w = BTreeMap::new();
+        w.insert("pancak".to_string(), 1.0);
+        w.insert("회의".to_string(), 1.0);
+        w.insert("의에".to_string(), 1.0);
+        let dir = tempfile::tempdir().unwrap();
+        let index = tantivy::Index::create_in_dir(dir.path(), {
+            let mut b = tantivy::schema::Schema::builder();
+            b.add_text_field("body", tantivy::schema::TEXT);
+            b.build()
+        })
+        .unwrap();
+        let body = index.schema().get_field("body").unwrap();
+        SnippetGenerator::new(w, analyzer::analyzer(), body, SNIPPET_BYTES)
+    }
+
+    #[test]
+    fn snippet_marks_matches_on_one_line() {
+        let s = snippet(
+            &generator(),
+            "## Breakfast\nI froze\n the Pancakes on Saturday.\n",
+        );
+        assert_eq!(s.text, "I froze the Pancakes on Saturday.");
+        assert_eq!(s.marked, "I froze the **Pancakes** on Saturday.");
+        let [a, b] = s.highlights[0];
+        assert_eq!(&s.text[a..b], "Pancakes");
+    }
+
+    #[test]
+    fn overlapping_cjk_bigrams_are_one_mark() {
+        let s = snippet(&generator(), "내일 회의에서 보자");
+        assert_eq!(s.marked, "내일 **회의에**서 보자");
+    }
+
+    #[test]
+    fn markdown_emphasis_does_not_collide_with_marks() {
+        let s = snippet(&generator(), "3. **Pancakes**: frozen\n");
+        assert_eq!(s.marked, "3. **Pancakes**: frozen");
+        assert_eq!(s.text, "3. Pancakes: frozen");
+    }
+
+    #[test]
+    fn no_match_shows_the_first_lines() {
+        let s = snippet(&generator(), "## Heading\nfirst line\nsecond\n");
+        assert_eq!(s.text, "first line second");
+        assert!(s.highlights.is_empty());
+    }
+}

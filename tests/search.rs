@@ -1,0 +1,412 @@
+//! `hipo search`, `get`, `index` and `eval`, through the real binary on
+//! temp copies of the sample memory.
+
+mod common;
+
+use common::Project;
+use serde_json::Value;
+
+const TODAY: &str = "2027-01-21";
+
+/// A compacted temp copy of the sample.
+fn sample() -> Project {
+    let p = Project::sample();
+    let (code, out, err) = p.compact(TODAY);
+    assert_eq!(code, 0, "{out}{err}");
+    p
+}
+
+/// Runs `hipo --json search ARGS…` and returns its hits.
+fn hits(p: &Project, args: &[&str]) -> Vec<Value> {
+    let out = p
+        .hipo()
+        .arg("--json")
+        .arg("search")
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    v["hits"].as_array().unwrap().clone()
+}
+
+fn paths(hits: &[Value]) -> Vec<String> {
+    hits.iter()
+        .map(|h| h["path"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn copies_collapse_to_the_raw_log_with_also_in() {
+    let p = sample();
+    let h = hits(&p, &["postgres 16 cutover", "-n", "3"]);
+    let top = &h[0];
+    assert_eq!(top["path"], "memory/2027-01-08.md");
+    assert_eq!(top["level"], "raw");
+    assert_eq!(top["heading"], "2027-01-08 › Postgres 16 cutover");
+    let also: Vec<&str> = top["also_in"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        also,
+        vec![
+            "memory/daily/2027-01-08.md",
+            "memory/weekly/2027-W01.md",
+            "memory/monthly/2027-01.md"
+        ]
+    );
+    // No copy of the same entry shows up as a result of its own.
+    let all = hits(&p, &["cutover", "-n", "20"]);
+    let headings: Vec<&str> = all.iter().map(|h| h["heading"].as_str().unwrap()).collect();
+    let mut unique = headings.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(headings.len(), unique.len(), "{headings:?}");
+}
+
+#[test]
+fn hits_carry_line_snippet_and_highlights() {
+    let p = sample();
+    let h = &hits(&p, &["\"sequences synced\"", "level:raw"])[0];
+    assert_eq!(h["path"], "memory/2027-01-08.md");
+    let line = h["line"].as_u64().unwrap() as usize;
+    let text = p.read("memory/2027-01-08.md");
+    let at = text.lines().nth(line - 1).unwrap();
+    assert!(at.contains("sequences synced"), "line {line}: {at}");
+    assert!(
+        h["snippet"]
+            .as_str()
+            .unwrap()
+            .contains("**sequences** **synced**"),
+        "{h}"
+    );
+    let plain = h["snippet_text"].as_str().unwrap();
+    let [a, b] = [0, 1].map(|i| h["highlights"][0][i].as_u64().unwrap() as usize);
+    assert_eq!(&plain[a..b], "sequences");
+    assert_eq!(h["type"], "project");
+    assert_eq!(h["date"], "2027-01-08");
+}
+
+#[test]
+fn korean_queries_match_inside_words() {
+    let p = sample();
+    let h = hits(&p, &["회의", "level:raw"]);
+    assert_eq!(h[0]["path"], "memory/2026-12-17.md", "{h:?}");
+    assert!(h[0]["snippet"].as_str().unwrap().contains("**회의**"));
+    // 온콜 appears inside 온콜은 / 온콜을 too.
+    assert!(!hits(&p, &["온콜"]).is_empty());
+}
+
+#[test]
+fn secrets_are_neither_indexed_nor_shown() {
+    let p = sample();
+    assert!(hits(&p, &["hunter2secret"]).is_empty());
+    assert!(hits(&p, &["AKIAIOSFODNN7EXAMPLE"]).is_empty());
+    let out = p
+        .hipo()
+        .args(["search", "--full", "staging credentials"])
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(shown.contains("[REDACTED]"), "{shown}");
+    for secret in [
+        "AKIAIOSFODNN7EXAMPLE",
+        "hunter2secret",
+        "sk_live_4eC39HqLyjWDarjtT1zdp7dc",
+    ] {
+        assert!(!shown.contains(secret), "{secret} shown:\n{shown}");
+    }
+    let got = p
+        .hipo()
+        .args(["get", "memory/2026-12-22.md"])
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&got.stdout).contains("hunter2secret"));
+}
+
+#[test]
+fn filters_inline_and_as_flags() {
+    let p = sample();
+    for h in hits(&p, &["type:feedback", "-n", "50"]) {
+        assert_eq!(h["type"], "feedback", "{h}");
+    }
+    for h in hits(&p, &["postgres", "--level", "weekly"]) {
+        assert_eq!(h["level"], "weekly", "{h}");
+    }
+    for h in hits(&p, &["postgres", "month:2026-12", "level:raw"]) {
+        assert!(h["date"].as_str().unwrap().starts_with("2026-12"), "{h}");
+    }
+    let k = hits(&p, &["postgres", "path:knowledge/"]);
+    assert!(!k.is_empty());
+    assert!(paths(&k).iter().all(|p| p.starts_with("knowledge/")));
+    let after = hits(&p, &["postgres", "level:raw", "after:2027-01-10"]);
+    assert!(
+        after
+            .iter()
+            .all(|h| h["date"].as_str().unwrap() >= "2027-01-10"),
+        "{after:?}"
+    );
+    // Excluded words remove results.
+    let with = hits(&p, &["replication"]).len();
+    let without = hits(&p, &["replication -slot"]).len();
+    assert!(without < with, "{with} vs {without}");
+    // A phrase must appear as written.
+    for h in hits(&p, &["\"read-only\"", "--full"]) {
+        assert!(
+            h["text"]
+                .as_str()
+                .unwrap()
+                .to_lowercase()
+                .contains("read-only")
+        );
+    }
+}
+
+#[test]
+fn bad_queries_exit_2_and_say_what_to_write() {
+    let p = sample();
+    for (args, says) in [
+        (vec!["search", "type:bug"], "unknown type `bug`"),
+        (vec!["search", "x", "--after", "2027-02-30"], "not a date"),
+        (vec!["search", "the of"], "nothing to search for"),
+        (vec!["get", "memory/nope.md"], "no such file"),
+        (vec!["get", "../outside.md:3"], "no such file"),
+        (vec!["get", "memory/2026-12-14.md:999"], "the file has"),
+        (vec!["get", "#abcdef123456"], "search again"),
+    ] {
+        let out = p.hipo().args(&args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn search_sees_appends_and_deletions_without_an_update_step() {
+    let p = sample();
+    assert!(hits(&p, &["zeppelin"]).is_empty());
+    p.append(
+        "memory/2027-01-20.md",
+        "\n## Zeppelin hangar lease [project]\n- outcome: signed for two years\n",
+    );
+    let h = hits(&p, &["zeppelin"]);
+    assert_eq!(h.len(), 1);
+    assert_eq!(h[0]["path"], "memory/2027-01-20.md");
+    let line = h[0]["lines"][0].as_u64().unwrap() as usize;
+    assert!(
+        p.read("memory/2027-01-20.md")
+            .lines()
+            .nth(line - 1)
+            .unwrap()
+            .contains("Zeppelin")
+    );
+    // A moved file moves its results; a deleted one leaves no ghost.
+    std::fs::rename(
+        p.path().join("knowledge/release-process.md"),
+        p.path().join("knowledge/releases.md"),
+    )
+    .unwrap();
+    let k = paths(&hits(&p, &["release", "path:knowledge/"]));
+    assert!(k.contains(&"knowledge/releases.md".to_string()), "{k:?}");
+    assert!(!k.contains(&"knowledge/release-process.md".to_string()));
+    std::fs::remove_file(p.path().join("memory/2027-01-20.md")).unwrap();
+    assert!(hits(&p, &["zeppelin"]).is_empty());
+}
+
+#[test]
+fn a_deleted_or_corrupt_cache_is_rebuilt() {
+    let p = sample();
+    let before = hits(&p, &["cutover rehearsal"]);
+    std::fs::remove_dir_all(p.path().join(".hipo")).unwrap();
+    assert_eq!(paths(&hits(&p, &["cutover rehearsal"])), paths(&before));
+    std::fs::write(p.path().join(".hipo/index/meta.json"), "not json").unwrap();
+    assert_eq!(paths(&hits(&p, &["cutover rehearsal"])), paths(&before));
+}
+
+#[test]
+fn index_reports_and_is_incremental() {
+    let p = sample();
+    let run = |p: &Project| -> Value {
+        let out = p.hipo().args(["--json", "index"]).output().unwrap();
+        assert!(out.status.success());
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let first = run(&p);
+    assert!(first["rebuilt"].is_string(), "{first}");
+    assert!(first["files_indexed"].as_u64().unwrap() > 40);
+    let second = run(&p);
+    assert_eq!(second["files_indexed"], 0);
+    assert!(second.get("rebuilt").is_none());
+    p.append(
+        "memory/2027-01-20.md",
+        "\n## One more [user]\n- likes tea\n",
+    );
+    let third = run(&p);
+    assert_eq!(third["files_indexed"], 1);
+    assert_eq!(third["sections_added"], 1, "only the new entry: {third}");
+    assert_eq!(third["sections_removed"], 0);
+    assert!(third["index"]["bytes"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn get_prints_numbered_lines_and_resolves_hit_ids() {
+    let p = sample();
+    let out = p
+        .hipo()
+        .args(["get", "memory/2026-12-14.md:3:2"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(
+        lines[0].starts_with("3  ## Postgres 16 migration kickoff"),
+        "{text}"
+    );
+    let h = &hits(&p, &["cutover rehearsal"])[0];
+    let id = h["id"].as_str().unwrap();
+    let out = p.hipo().args(["get", id]).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let first = h["lines"][0].as_u64().unwrap();
+    assert!(
+        text.starts_with(&format!("{first}  ## Cutover rehearsal")),
+        "{text}"
+    );
+}
+
+#[test]
+fn files_lists_unique_paths() {
+    let p = sample();
+    let out = p
+        .hipo()
+        .args(["search", "postgres", "--files", "-n", "20"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = text.lines().collect();
+    let mut unique = lines.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(lines.len(), unique.len());
+    assert!(lines.iter().all(|l| l.ends_with(".md")), "{text}");
+}
+
+#[test]
+fn eval_scores_a_fixture() {
+    let p = sample();
+    p.write(
+        "eval.jsonl",
+        concat!(
+            r#"{"query": "when did we switch writes to the new database?", "expected": ["memory/2027-01-08.md:3"], "group": "fact"}"#,
+            "\n",
+            r#"{"query": "배포 일정", "expected": ["배포 일정 회의"], "group": "fact"}"#,
+            "\n",
+            r#"{"query": "zzzz nothing matches", "expected": ["memory/2026-12-14.md"]}"#,
+            "\n"
+        ),
+    );
+    let out = p
+        .hipo()
+        .args(["--json", "eval"])
+        .arg(p.path().join("eval.jsonl"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["overall"]["cases"], 3);
+    let r10 = v["overall"]["recall"]["10"].as_f64().unwrap();
+    assert!((r10 - 2.0 / 3.0).abs() < 1e-9, "{v}");
+    assert_eq!(v["groups"]["fact"]["cases"], 2);
+    p.write("bad.jsonl", "{\"query\": \"x\", \"expected\": []}\n");
+    let out = p
+        .hipo()
+        .arg("eval")
+        .arg(p.path().join("bad.jsonl"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.jsonl:1"));
+}
+
+#[test]
+fn unreadable_files_are_named_and_the_rest_searched() {
+    let p = sample();
+    p.write("knowledge/broken.md", b"## Fine\nok\n\xff\xfe bad\n");
+    let out = p.hipo().args(["search", "postgres"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("knowledge/broken.md:3"), "{err}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("memory/"));
+}
+
+#[test]
+fn extra_globs_from_the_config_are_searched() {
+    let p = sample();
+    p.write(
+        "docs/runbooks/failover.md",
+        "## Failover drill\nPromote the standby with pg_ctl promote.\n",
+    );
+    let config = p.read("hipocampus.config.json");
+    let mut v: Value = serde_json::from_str(&config).unwrap();
+    v["search"] = serde_json::json!({"extraGlobs": ["docs/**/*.md"]});
+    p.write("hipocampus.config.json", v.to_string());
+    let h = hits(&p, &["promote standby"]);
+    assert_eq!(h[0]["path"], "docs/runbooks/failover.md");
+    assert_eq!(h[0]["level"], "other");
+}
+
+#[test]
+fn a_busy_project_is_searched_as_it_is() {
+    let p = sample();
+    hits(&p, &["postgres"]);
+    let _held =
+        hipo::fsutil::ProjectLock::acquire(p.path(), std::time::Duration::ZERO, || {}).unwrap();
+    let out = p
+        .hipo()
+        .args(["--json", "search", "postgres"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["fresh"], false);
+    assert!(!v["hits"].as_array().unwrap().is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("another hipo process"));
+}
+
+#[test]
+fn human_output() {
+    let p = sample();
+    let out = p
+        .hipo()
+        .args(["search", "restart production database approval", "-n", "1"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    // The id is a content hash; mask it for the snapshot.
+    let mut masked = text.clone();
+    while let Some(at) = masked.find(" #").map(|i| i + 1).filter(|&i| {
+        masked[i + 1..]
+            .chars()
+            .take(12)
+            .all(|c| c.is_ascii_hexdigit())
+    }) {
+        masked.replace_range(at..at + 13, "#ID");
+    }
+    insta::assert_snapshot!(masked);
+}
