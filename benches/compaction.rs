@@ -9,29 +9,10 @@ use hipo::compact::{Options, compact};
 use hipo::config::Config;
 use hipo::store::Store;
 use hipo::summarize::{NoProgress, NoneSummarizer};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn corpus() -> Option<PathBuf> {
-    let dir = std::env::var_os("HIPO_BENCH_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/memaware-sessions")
-        });
-    dir.is_dir().then_some(dir)
-}
-
-fn project(corpus: &Path) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let mem = dir.path().join("memory");
-    std::fs::create_dir_all(&mem).unwrap();
-    for e in std::fs::read_dir(corpus).unwrap().flatten() {
-        let name = e.file_name();
-        if name.to_string_lossy().starts_with("20") {
-            std::fs::copy(e.path(), mem.join(name)).unwrap();
-        }
-    }
-    dir
-}
+mod common;
+use common::{corpus, project};
 
 fn run(root: &Path) {
     let config = Config::load(root).unwrap();

@@ -8,7 +8,7 @@ use hipo::config::CompactionState;
 use hipo::layout::Level;
 use hipo::markdown::Status;
 use hipo::project::{self, Project};
-use hipo::summarize::{NoneSummarizer, Progress, Summarizer};
+use hipo::summarize::{Progress, Summarizer};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -54,7 +54,7 @@ pub fn init(ctx: &Ctx) -> Result<ExitCode> {
     let cwd = std::env::current_dir()?;
     let root = ctx.dir.clone().unwrap_or(cwd);
     std::fs::create_dir_all(&root).with_context(|| format!("creating {}", root.display()))?;
-    let report = project::init(&root, ctx.today)?;
+    let report = project::init(&root, ctx.today())?;
     if ctx.json {
         print_json(&report)?;
     } else if report.created.is_empty() {
@@ -75,7 +75,7 @@ pub fn compact(ctx: &Ctx, args: &CompactArgs) -> Result<ExitCode> {
     let options = Options {
         dry_run: args.dry_run,
         resummarize: args.resummarize,
-        ..Options::new(ctx.today)
+        ..Options::new(ctx.today())
     };
     super::llm::compact(ctx, &args.llm, options)
 }
@@ -232,7 +232,7 @@ pub fn status(ctx: &Ctx) -> Result<ExitCode> {
         &project.store,
         project.store_warning.clone(),
         scan,
-        ctx.today,
+        ctx.today(),
         chrono::Utc::now(),
     )?;
     if ctx.json {
@@ -335,7 +335,7 @@ pub fn status(ctx: &Ctx) -> Result<ExitCode> {
     }))
 }
 
-pub fn rebuild(ctx: &Ctx) -> Result<ExitCode> {
+pub fn rebuild(ctx: &Ctx, llm: &super::llm::LlmArgs) -> Result<ExitCode> {
     let root = ctx.root()?;
     {
         // Hold the lock while deleting so a concurrent run never sees half a cache.
@@ -350,13 +350,18 @@ pub fn rebuild(ctx: &Ctx) -> Result<ExitCode> {
             root.display()
         );
     }
-    let project = open(ctx)?;
-    run_compaction(
-        ctx,
-        &project,
-        &NoneSummarizer,
-        &hipo::summarize::NoProgress,
-        Options::new(ctx.today),
-        None,
-    )
+    // As `compact` would, with the configured backend: a rebuild must not
+    // trade a model's ROOT for the mechanical one.
+    let code = super::llm::compact(ctx, llm, Options::new(ctx.today()))?;
+    let fresh = super::search::open_fresh(ctx)?;
+    if !ctx.json {
+        let stats = fresh.1.index.stats();
+        println!(
+            "{} {} passages, {:.1} MiB",
+            ctx.style.bold("index:"),
+            stats.windows,
+            stats.bytes as f64 / (1024.0 * 1024.0)
+        );
+    }
+    Ok(code)
 }

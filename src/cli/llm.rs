@@ -142,7 +142,7 @@ pub fn summarize(ctx: &Ctx, args: &LlmArgs, paths: &[String]) -> Result<ExitCode
         args,
         Options {
             only,
-            ..Options::new(ctx.today)
+            ..Options::new(ctx.today())
         },
     )
 }

@@ -56,8 +56,11 @@ pub enum Command {
     Compact(compact::CompactArgs),
     /// Show the tree, the summary backlog, and whether a compaction is due.
     Status,
-    /// Delete .hipo/ and rebuild it from the Markdown.
-    Rebuild,
+    /// Delete .hipo/ and rebuild it (tree records and search index) from the Markdown.
+    Rebuild {
+        #[command(flatten)]
+        llm: llm::LlmArgs,
+    },
     /// Fill needs-summarization nodes with the local model (all, or the given paths).
     Summarize {
         /// Node paths, e.g. memory/daily/2026-03-15.md.
@@ -85,11 +88,20 @@ pub enum Command {
 pub struct Ctx {
     pub dir: Option<PathBuf>,
     pub json: bool,
-    pub today: NaiveDate,
+    /// `--today`, if given; see [`Ctx::today`].
+    pub today_flag: Option<NaiveDate>,
     pub style: output::Style,
 }
 
 impl Ctx {
+    /// The date that decides tentative/fixed and ages: `--today`, else the
+    /// local date (read only by commands that need it: finding the time
+    /// zone costs a search a tenth of its time).
+    pub fn today(&self) -> NaiveDate {
+        self.today_flag
+            .unwrap_or_else(|| chrono::Local::now().date_naive())
+    }
+
     /// The project root for commands that need an existing project.
     pub fn root(&self) -> Result<PathBuf> {
         let cwd = std::env::current_dir()?;
@@ -102,16 +114,14 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     let ctx = Ctx {
         dir: cli.dir,
         json: cli.json,
-        today: cli
-            .today
-            .unwrap_or_else(|| chrono::Local::now().date_naive()),
+        today_flag: cli.today,
         style: output::Style::detect(),
     };
     match cli.command {
         Command::Init => compact::init(&ctx),
         Command::Compact(args) => compact::compact(&ctx, &args),
         Command::Status => compact::status(&ctx),
-        Command::Rebuild => compact::rebuild(&ctx),
+        Command::Rebuild { llm } => compact::rebuild(&ctx, &llm),
         Command::Summarize { paths, llm } => llm::summarize(&ctx, &llm, &paths),
         Command::Llm(llm::LlmCommand::Check(args)) => llm::check(&ctx, &args),
         Command::Search(args) => search::search(&ctx, &args),

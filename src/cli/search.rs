@@ -112,7 +112,7 @@ impl Drop for Bar {
     }
 }
 
-fn open_fresh(ctx: &Ctx) -> Result<(std::path::PathBuf, Fresh)> {
+pub fn open_fresh(ctx: &Ctx) -> Result<(std::path::PathBuf, Fresh)> {
     let root = ctx.root()?;
     let fresh = index::fresh(&root, SEARCH_WAIT, super::compact::lock_wait(), &Bar::new())?;
     for w in &fresh.warnings {

@@ -42,20 +42,36 @@ pub fn analyzer() -> TextAnalyzer {
     TextAnalyzer::from(HipoTokenizer::default())
 }
 
-/// The analyzer for marking `terms` in a snippet: the same tokens, but a
-/// word is stemmed only if it could stem to one of `terms`. An English
-/// stem keeps its word's first letter, so a word starting otherwise
-/// can match none of them and skips the stemmer, which dominates the cost
-/// of cutting snippets in a fresh process. (One letter, not two: Porter2's
-/// exceptions turn "dying" into "die".)
+/// The analyzer for marking `terms` in a snippet: it emits only the tokens
+/// that are one of `terms`, with their offsets. A word is stemmed only if it
+/// could stem to a term, so a snippet costs a scan of the text rather than
+/// the stemmer and a lookup for every word.
 pub fn snippet_analyzer(terms: &[String]) -> TextAnalyzer {
-    let prefixes = terms
-        .iter()
-        .map(|t| t.chars().take(1).collect::<String>())
-        .collect();
     TextAnalyzer::from(HipoTokenizer {
-        stem_only: Some(std::sync::Arc::new(prefixes)),
+        only: Some(std::sync::Arc::new(Only {
+            prefixes: terms.iter().map(|t| stem_prefix(t).to_string()).collect(),
+            terms: terms.to_vec(),
+        })),
     })
+}
+
+/// Restricts a token stream to some terms.
+#[derive(Debug)]
+struct Only {
+    /// [`stem_prefix`] of each term: what a word must start with.
+    prefixes: Vec<String>,
+    terms: Vec<String>,
+}
+
+/// What every word stemming to `stem` starts with. Porter2 rewrites at
+/// most the last two letters of what it keeps (`sensibility` → `sensibl`
+/// via `sensible`) and, in three exceptions (`dying` → `die`), all but the
+/// first; so a word not starting with this cannot stem to `stem`.
+fn stem_prefix(stem: &str) -> &str {
+    let n = stem.chars().count();
+    let keep = n.saturating_sub(2).max(1);
+    let end = stem.char_indices().nth(keep).map_or(stem.len(), |(i, _)| i);
+    &stem[..end]
 }
 
 /// Words seen by this thread: their stem, or `None` for a stop word.
@@ -73,6 +89,14 @@ thread_local! {
 /// Appends the English stem of `word` (lowercase) to `out`; false (and
 /// nothing appended) for a stop word.
 fn stem_into(word: &str, out: &mut String) -> bool {
+    // Porter2 leaves words of two letters or fewer, and numbers, as they are.
+    if word.len() <= 2 || word.bytes().all(|b| b.is_ascii_digit()) {
+        if is_stop_word(word) {
+            return false;
+        }
+        out.push_str(word);
+        return true;
+    }
     STEMS.with_borrow_mut(|cache| {
         if let Some(stem) = cache.get(word) {
             return match stem {
@@ -180,8 +204,8 @@ fn number_word(word: &str) -> Option<&'static str> {
 /// Splits text into stemmed lowercase words and CJK bigrams.
 #[derive(Clone, Default)]
 pub struct HipoTokenizer {
-    /// When set, only words starting with one of these are stemmed.
-    stem_only: Option<std::sync::Arc<Vec<String>>>,
+    /// When set, only these terms are emitted.
+    only: Option<std::sync::Arc<Only>>,
 }
 
 impl Tokenizer for HipoTokenizer {
@@ -194,7 +218,7 @@ impl Tokenizer for HipoTokenizer {
             token: Token::default(),
             cjk_prev: None,
             word: String::new(),
-            stem_only: self.stem_only.as_deref(),
+            only: self.only.as_deref(),
         }
     }
 }
@@ -210,7 +234,7 @@ pub struct HipoTokenStream<'a> {
     cjk_prev: Option<(usize, char)>,
     /// Scratch: the lowercased word before stemming.
     word: String,
-    stem_only: Option<&'a Vec<String>>,
+    only: Option<&'a Only>,
 }
 
 impl HipoTokenStream<'_> {
@@ -260,16 +284,15 @@ impl HipoTokenStream<'_> {
             self.token.text.push_str(n);
             return true;
         }
-        match self.stem_only {
-            Some(p) if !p.iter().any(|p| self.word.starts_with(p.as_str())) => {
-                if is_stop_word(&self.word) {
-                    return false;
-                }
-                self.token.text.push_str(&self.word);
-                true
-            }
-            _ => stem_into(&self.word, &mut self.token.text),
+        if let Some(only) = self.only
+            && !only
+                .prefixes
+                .iter()
+                .any(|p| self.word.starts_with(p.as_str()))
+        {
+            return false;
         }
+        stem_into(&self.word, &mut self.token.text)
     }
 
     /// Scans one word starting at `start`; returns its end. A possessive
@@ -317,6 +340,27 @@ impl HipoTokenStream<'_> {
 
 impl TokenStream for HipoTokenStream<'_> {
     fn advance(&mut self) -> bool {
+        while self.next_token() {
+            match self.only {
+                Some(only) if !only.terms.contains(&self.token.text) => continue,
+                _ => return true,
+            }
+        }
+        false
+    }
+
+    fn token(&self) -> &Token {
+        &self.token
+    }
+
+    fn token_mut(&mut self) -> &mut Token {
+        &mut self.token
+    }
+}
+
+impl HipoTokenStream<'_> {
+    /// The next token, before any [`Only`] restriction.
+    fn next_token(&mut self) -> bool {
         if let Some((prev_at, _)) = self.cjk_prev
             && self.next_bigram(prev_at)
         {
@@ -383,14 +427,6 @@ impl TokenStream for HipoTokenStream<'_> {
         }
         false
     }
-
-    fn token(&self) -> &Token {
-        &self.token
-    }
-
-    fn token_mut(&mut self) -> &mut Token {
-        &mut self.token
-    }
 }
 
 #[cfg(test)]
@@ -439,16 +475,53 @@ mod tests {
     }
 
     #[test]
-    fn snippet_analyzer_finds_the_same_terms() {
-        let text = "Migrating the databases, happily; skies and dying ponies";
-        let full: Vec<String> = texts(text);
-        let mut a = snippet_analyzer(&full);
+    fn snippet_analyzer_emits_only_the_terms() {
+        let text = "Migrating the databases, happily; skies and dying ponies 회의에서";
+        let all = tokens(text);
+        let terms = vec!["databas".to_string(), "die".to_string(), "의에".to_string()];
+        let mut a = snippet_analyzer(&terms);
         let mut stream = a.token_stream(text);
         let mut got = Vec::new();
         while let Some(t) = stream.next() {
-            got.push(t.text.clone());
+            got.push(t.clone());
         }
-        assert_eq!(got, full);
+        let want: Vec<Token> = all
+            .into_iter()
+            .filter(|t| terms.contains(&t.text))
+            .collect();
+        assert_eq!(got, want);
+        assert_eq!(got.len(), 3);
+    }
+
+    #[test]
+    fn every_word_starts_with_its_stems_prefix() {
+        let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/sample");
+        let mut text = String::from(
+            "dying lying tying skies skis idly gently ugly early only singly news \
+             sensibility probabilities relational realization hopefulness hoping \
+             conflated happily ponies cries agreed feed bleed generously \
+             electricity formalize rationalization predictability",
+        );
+        for dir in ["memory", "knowledge", "plans"] {
+            for e in std::fs::read_dir(format!("{fixture}/{dir}"))
+                .unwrap()
+                .flatten()
+            {
+                text.push_str(&std::fs::read_to_string(e.path()).unwrap_or_default());
+            }
+        }
+        for word in text
+            .split(|c: char| !c.is_alphabetic())
+            .filter(|w| w.len() > 2)
+        {
+            let word = word.to_lowercase();
+            let stem = frostem::Stemmer::new(frostem::Algorithm::English).stem(&word);
+            assert!(
+                word.starts_with(stem_prefix(&stem)),
+                "{word} → {stem}: no prefix {}",
+                stem_prefix(&stem)
+            );
+        }
     }
 
     #[test]

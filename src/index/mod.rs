@@ -42,7 +42,7 @@ use tantivy::{IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 /// What the index holds and how it is cut; bump with any change to the
 /// schema or to [`sections`]. Recorded with [`analyzer::ANALYZER_VERSION`]:
 /// a different pair rebuilds the index.
-pub const LAYOUT_VERSION: &str = "index-3";
+pub const LAYOUT_VERSION: &str = "index-4";
 
 /// The version string recorded in the store.
 pub fn version() -> String {
@@ -52,9 +52,11 @@ pub fn version() -> String {
 const FILES: TableDefinition<&str, &[u8]> = TableDefinition::new("index_files");
 const META: TableDefinition<&str, &str> = TableDefinition::new("index_meta");
 
-/// More segments than this after a sync merges all but the largest, so
-/// searches stay fast however many small updates came before.
-const MAX_SEGMENTS: usize = 6;
+/// More segments than this after a sync merges all but the
+/// [`KEEP_SEGMENTS`] largest into one, so searches stay fast however many
+/// small updates came before, and a merge comes once in several appends.
+const MAX_SEGMENTS: usize = 8;
+const KEEP_SEGMENTS: usize = 3;
 
 /// A section's identity in the index.
 pub type Key = [u8; 16];
@@ -180,6 +182,8 @@ pub struct Fields {
     pub win_hi: Field,
     pub sbyte_lo: Field,
     pub sbyte_hi: Field,
+    pub wbyte_lo: Field,
+    pub wbyte_hi: Field,
     /// 1 when the section held a secret (redacted in the index): only such
     /// sections need redacting again when shown.
     pub secret: Field,
@@ -219,7 +223,8 @@ fn schema() -> Schema {
     b.add_text_field("period", STORED);
     b.add_text_field("heading_path", STORED);
     for f in [
-        "sec_lo", "sec_hi", "win_lo", "win_hi", "sbyte_lo", "sbyte_hi", "secret",
+        "sec_lo", "sec_hi", "win_lo", "win_hi", "sbyte_lo", "sbyte_hi", "wbyte_lo", "wbyte_hi",
+        "secret",
     ] {
         b.add_u64_field(f, STORED);
     }
@@ -256,6 +261,8 @@ impl Fields {
             win_hi: f("win_hi")?,
             sbyte_lo: f("sbyte_lo")?,
             sbyte_hi: f("sbyte_hi")?,
+            wbyte_lo: f("wbyte_lo")?,
+            wbyte_hi: f("wbyte_hi")?,
             secret: f("secret")?,
         })
     }
@@ -554,7 +561,9 @@ fn unchanged(root: &Path, config: &Config) -> Result<Option<(SearchIndex, SyncRe
     Ok(Some((index, report)))
 }
 
-/// Merges every segment but the largest when there are too many.
+/// Keeps the segment count at most [`MAX_SEGMENTS`] by merging the small
+/// segments. Each sync adds one small segment, so a merge is small: the
+/// large segments of a full build are never rewritten by an append.
 fn compact_segments(index: &SearchIndex, writer: &mut IndexWriter) -> Result<()> {
     let mut metas = index
         .index
@@ -563,8 +572,11 @@ fn compact_segments(index: &SearchIndex, writer: &mut IndexWriter) -> Result<()>
     if metas.len() <= MAX_SEGMENTS {
         return Ok(());
     }
-    metas.sort_by_key(|m| std::cmp::Reverse(m.num_docs()));
-    let small: Vec<_> = metas[1..].iter().map(|m| m.id()).collect();
+    metas.sort_by_key(|m| m.num_docs());
+    let small: Vec<_> = metas[..metas.len() - KEEP_SEGMENTS]
+        .iter()
+        .map(|m| m.id())
+        .collect();
     writer
         .merge(&small)
         .wait()
@@ -641,10 +653,19 @@ fn prepare(
     let mut docs = Vec::new();
     for section in sections::split(&text) {
         let raw = &text[section.bytes.clone()];
-        let key = section_key(rel, &meta, &section, raw);
+        let redacted = redact(raw);
+        let fp = sections::fingerprint(&redacted);
+        let key = section_key(rel, &meta, &section, fp);
         keys.push(key);
         if !old.contains(&key) {
-            docs.push((key, documents(rel, &meta, &section, raw, &key, fields)));
+            let passage = Passage {
+                raw,
+                redacted: &redacted,
+                secret: matches!(redacted, std::borrow::Cow::Owned(_)),
+                fp,
+                key: &key,
+            };
+            docs.push((key, documents(rel, &meta, &section, &passage, fields)));
         }
     }
     Ok(Prepared {
@@ -672,14 +693,17 @@ fn file_meta(kind: PathKind, text: &str) -> FileMeta {
     }
 }
 
-fn section_key(rel: &str, meta: &FileMeta, s: &Section, raw: &str) -> Key {
+/// A section's identity: where it is, what its file says of it, and its
+/// [`sections::fingerprint`] (its redacted text, as indexed). Anything that
+/// changes a document changes the key; a change the index cannot see (a
+/// secret replaced by another, trailing spaces) does not.
+fn section_key(rel: &str, meta: &FileMeta, s: &Section, fp: u64) -> Key {
     let mut h = blake3::Hasher::new();
     for part in [
         rel,
         meta.status.map_or("", Status::as_str),
         &s.heading_path(),
-        &format!("{:?} {:?}", s.lines, s.bytes),
-        raw,
+        &format!("{:?} {:?} {fp}", s.lines, s.bytes),
     ] {
         h.update(part.as_bytes());
         h.update(&[0]);
@@ -694,19 +718,27 @@ pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// A section's text as read and as indexed.
+struct Passage<'a> {
+    raw: &'a str,
+    redacted: &'a str,
+    /// The redacted text differs from the raw.
+    secret: bool,
+    fp: u64,
+    key: &'a Key,
+}
+
 /// The documents (one per window) of a section.
 fn documents(
     rel: &str,
     meta: &FileMeta,
     s: &Section,
-    raw: &str,
-    key: &Key,
+    p: &Passage,
     f: &Fields,
 ) -> Vec<TantivyDocument> {
-    let redacted = redact(raw);
-    let secret = matches!(redacted, std::borrow::Cow::Owned(_));
-    let lines = section_lines(&redacted, raw, s.lines.1 - s.lines.0 + 1);
-    let fp = sections::fingerprint(&redacted);
+    let secret = p.secret;
+    let lines = section_lines(p.redacted, p.raw, s.lines.1 - s.lines.0 + 1);
+    let (fp, key) = (p.fp, p.key);
     let mut sec = [0u8; 8];
     sec.copy_from_slice(&key[..8]);
     let sec = u64::from_le_bytes(sec);
@@ -761,6 +793,8 @@ fn documents(
                 (f.win_hi, w.lines.1),
                 (f.sbyte_lo, s.bytes.start),
                 (f.sbyte_hi, s.bytes.end),
+                (f.wbyte_lo, w.bytes.start),
+                (f.wbyte_hi, w.bytes.end),
                 (f.secret, usize::from(secret)),
             ] {
                 doc.add_u64(field, v as u64);

@@ -121,7 +121,7 @@ pub fn search(index: &SearchIndex, root: &Path, q: &Query, opts: &Options) -> Re
     let cols = columns(&searcher)?;
     let groups = collect(&searcher, &cols, &built, opts.limit)?;
     let filter = built.filter.as_deref();
-    let snippets = snippet_generator(&searcher, &f, &built.positive);
+    let snippets = Marker::new(&searcher, &f, &built.positive);
     let mut files = FileCache::new(root, opts.trust_index);
     let mut hits = Vec::new();
     for g in groups {
@@ -398,22 +398,40 @@ fn collect(
     }
 }
 
-/// Marks query terms in a passage, as tantivy's snippet generator does,
-/// with our analyzer and weights favouring rare terms.
-fn snippet_generator(searcher: &Searcher, f: &Fields, terms: &[String]) -> SnippetGenerator {
-    let mut weights = BTreeMap::new();
-    for t in terms {
-        let df = searcher
-            .doc_freq(&Term::from_field_text(f.body, t))
-            .unwrap_or(0);
-        weights.insert(t.clone(), 1.0 / (1.0 + df as Score));
+/// Finds and marks query terms in passages.
+struct Marker {
+    /// Picks the best group of matches (weights favour rare terms).
+    generator: SnippetGenerator,
+    /// Emits only the query's terms, with offsets.
+    terms: tantivy::tokenizer::TextAnalyzer,
+}
+
+impl Marker {
+    fn new(searcher: &Searcher, f: &Fields, terms: &[String]) -> Marker {
+        let mut weights = BTreeMap::new();
+        for t in terms {
+            let df = searcher
+                .doc_freq(&Term::from_field_text(f.body, t))
+                .unwrap_or(0);
+            weights.insert(t.clone(), 1.0 / (1.0 + df as Score));
+        }
+        let analyzer = analyzer::snippet_analyzer(terms);
+        Marker {
+            generator: SnippetGenerator::new(weights, analyzer.clone(), f.body, SNIPPET_BYTES),
+            terms: analyzer,
+        }
     }
-    SnippetGenerator::new(
-        weights,
-        analyzer::snippet_analyzer(terms),
-        f.body,
-        SNIPPET_BYTES,
-    )
+
+    /// Byte ranges of every query term in `text[range]`, merged.
+    fn marks(&self, text: &str, range: Range<usize>) -> Vec<Range<usize>> {
+        let mut analyzer = self.terms.clone();
+        let mut stream = analyzer.token_stream(&text[range.clone()]);
+        let mut marks = Vec::new();
+        while let Some(t) = stream.next() {
+            marks.push(t.offset_from + range.start..t.offset_to + range.start);
+        }
+        tantivy::snippet::collapse_overlapped_ranges(&marks)
+    }
 }
 
 /// A window's stored fields.
@@ -428,7 +446,9 @@ struct Stored {
     dates: Option<(u64, u64)>,
     sec: [usize; 2],
     win: [usize; 2],
+    /// Byte ranges of the section and of the window.
     bytes: [usize; 2],
+    wbytes: [usize; 2],
     secret: bool,
 }
 
@@ -461,6 +481,7 @@ fn stored(searcher: &Searcher, f: &Fields, addr: DocAddress) -> Result<Stored> {
         sec: [n(f.sec_lo), n(f.sec_hi)],
         win: [n(f.win_lo), n(f.win_hi)],
         bytes: [n(f.sbyte_lo), n(f.sbyte_hi)],
+        wbytes: [n(f.wbyte_lo), n(f.wbyte_hi)],
         secret: n(f.secret) != 0,
     })
 }
@@ -514,7 +535,7 @@ fn hit(
     cols: &[Columns],
     filter: Option<&dyn TQuery>,
     g: &Group,
-    snippets: &SnippetGenerator,
+    snippets: &Marker,
     files: &mut FileCache,
     opts: &Options,
 ) -> Result<Hit> {
@@ -548,21 +569,15 @@ fn hit(
             });
         }
     }
-    let passage = if opts.snippets || opts.full {
-        files.section(&doc)
+    let window = if opts.snippets {
+        files.read(&doc, doc.wbytes, doc.win).unwrap_or_default()
+    } else {
+        String::new()
+    };
+    let text = if opts.full {
+        files.read(&doc, doc.bytes, doc.sec)
     } else {
         None
-    };
-    let (window, text) = match &passage {
-        Some(lines) => {
-            let at = |n: usize| n.saturating_sub(doc.sec[0]);
-            let w = lines
-                .get(at(doc.win[0])..=at(doc.win[1]).min(lines.len().saturating_sub(1)))
-                .map(|l| l.concat())
-                .unwrap_or_default();
-            (w, opts.full.then(|| lines.concat()))
-        }
-        None => (String::new(), None),
     };
     let snip = snippet(snippets, &window);
     let line = doc.win[0] + window[..snip.at.min(window.len())].matches('\n').count();
@@ -604,42 +619,51 @@ struct Snip {
     at: usize,
 }
 
-/// How far a fragment's edge may move to land on a word boundary.
-const EDGE_SLACK: usize = 40;
+/// How far back from the first match a snippet starts, at most.
+const LEAD_BYTES: usize = 60;
 
-/// Cuts the snippet from a window; without a match in the body (a heading
-/// match, a filter-only query) it is the window's first lines.
-fn snippet(generator: &SnippetGenerator, window: &str) -> Snip {
-    let s = generator.snippet(window);
+/// Cuts the snippet from a window: the best group of matches (chosen by
+/// tantivy's snippet generator, fed only the matching tokens), widened to
+/// [`SNIPPET_BYTES`] of context on word boundaries. Without a match in the
+/// body (a heading match, a filter-only query) it is the window's start.
+fn snippet(marker: &Marker, window: &str) -> Snip {
+    let s = marker.generator.snippet(window);
     let fragment = s.fragment_range();
-    let marks: Vec<Range<usize>> = tantivy::snippet::collapse_overlapped_ranges(s.highlighted())
-        .into_iter()
+    let marks: Vec<Range<usize>> = s
+        .highlighted()
+        .iter()
         .map(|m| m.start + fragment.start..m.end + fragment.start)
         .collect();
-    let mut range = if s.fragment().is_empty() {
-        0..floor_char(window, SNIPPET_BYTES)
-    } else {
-        fragment
-    };
     // The heading opening a window is shown as the hit's heading already.
-    if range.start == 0
-        && window.starts_with('#')
-        && let Some(nl) = window.find('\n')
-        && marks.first().is_none_or(|m| m.start > nl)
-    {
-        range.start = nl + 1;
-        range.end = range
-            .end
-            .max(floor_char(window, range.start + SNIPPET_BYTES));
+    let floor = match window.find('\n') {
+        Some(nl) if window.starts_with('#') && marks.first().is_none_or(|m| m.start > nl) => nl + 1,
+        _ => 0,
+    };
+    let (first, last) = match (marks.first(), marks.last()) {
+        (Some(a), Some(b)) => (a.start, b.end),
+        _ => (floor, floor),
+    };
+    // A little context before the first match, from a word start...
+    let mut start = floor_char(window, first.saturating_sub(LEAD_BYTES)).max(floor);
+    if start > floor && start < first {
+        start = window[start..first]
+            .find(char::is_whitespace)
+            .map_or(first, |i| start + i + 1);
     }
-    // The fragment stops after its last token; finish the word.
-    if let Some(i) = window[range.end..].find(char::is_whitespace)
-        && i <= EDGE_SLACK
+    // ...and the rest of the budget after it, to a word end.
+    let mut end = floor_char(window, (start + SNIPPET_BYTES).max(last));
+    if end < window.len()
+        && let Some(i) = window[last..end].rfind(char::is_whitespace)
     {
-        range.end += i;
+        end = last + i;
     }
-    let at = marks.first().map_or(range.start, |m| m.start);
-    render(window, range, &marks, at)
+    let at = marks.first().map_or(start, |m| m.start);
+    let marks = if marks.is_empty() {
+        marks
+    } else {
+        marker.marks(window, start..end)
+    };
+    render(window, start..end, &marks, at)
 }
 
 /// The largest char boundary at or below `i`.
@@ -725,26 +749,28 @@ impl<'a> FileCache<'a> {
         FileCache { root, trust_index }
     }
 
-    /// The redacted lines of a result's section, if the file still holds
-    /// it where the index says (it always does after a sync; a search that
-    /// ran while another hipo held the lock may find it moved). Only the
-    /// section's bytes are read, not the whole file.
-    fn section(&mut self, doc: &Stored) -> Option<Vec<String>> {
+    /// The redacted text of `bytes` of a result's file, spanning `lines`,
+    /// if the file still holds it where the index says (it always does
+    /// after a sync; a search that ran while another hipo held the lock
+    /// may find it moved). Only those bytes are read.
+    fn read(&self, doc: &Stored, bytes: [usize; 2], lines: [usize; 2]) -> Option<String> {
         use std::io::{Read, Seek, SeekFrom};
-        let [lo, hi] = doc.bytes;
+        let [lo, hi] = bytes;
         let mut file = std::fs::File::open(self.root.join(&doc.path)).ok()?;
         file.seek(SeekFrom::Start(lo as u64)).ok()?;
-        let mut bytes = vec![0; hi.checked_sub(lo)?];
-        file.read_exact(&mut bytes).ok()?;
-        let raw = String::from_utf8(bytes).ok()?;
-        let expected = doc.sec[1].checked_sub(doc.sec[0])? + 1;
-        let redacted = if doc.secret || !self.trust_index {
-            redact(&raw)
-        } else {
-            std::borrow::Cow::Borrowed(raw.as_str())
-        };
-        let lines = index::section_lines(&redacted, &raw, expected);
-        (lines.len() == expected).then(|| lines.into_iter().map(str::to_string).collect())
+        let mut buf = vec![0; hi.checked_sub(lo)?];
+        file.read_exact(&mut buf).ok()?;
+        let raw = String::from_utf8(buf).ok()?;
+        let expected = lines[1].checked_sub(lines[0])? + 1;
+        if raw.split_inclusive('\n').count() != expected {
+            return None;
+        }
+        if doc.secret || !self.trust_index {
+            let redacted = redact(&raw);
+            let lines = index::section_lines(&redacted, &raw, expected);
+            return Some(lines.concat());
+        }
+        Some(raw)
     }
 }
 
@@ -752,20 +778,19 @@ impl<'a> FileCache<'a> {
 mod tests {
     use super::*;
 
-    fn generator() -> SnippetGenerator {
-        let mut w = BTreeMap::new();
-        w.insert("pancak".to_string(), 1.0);
-        w.insert("회의".to_string(), 1.0);
-        w.insert("의에".to_string(), 1.0);
+    fn generator() -> Marker {
         let dir = tempfile::tempdir().unwrap();
-        let index = tantivy::Index::create_in_dir(dir.path(), {
-            let mut b = tantivy::schema::Schema::builder();
-            b.add_text_field("body", tantivy::schema::TEXT);
-            b.build()
-        })
-        .unwrap();
+        let mut builder = tantivy::schema::Schema::builder();
+        builder.add_text_field("body", tantivy::schema::TEXT);
+        let index = tantivy::Index::create_in_dir(dir.path(), builder.build()).unwrap();
         let body = index.schema().get_field("body").unwrap();
-        SnippetGenerator::new(w, analyzer::analyzer(), body, SNIPPET_BYTES)
+        let terms: Vec<String> = ["pancak", "회의", "의에"].map(String::from).to_vec();
+        let w: BTreeMap<String, Score> = terms.iter().map(|t| (t.clone(), 1.0)).collect();
+        let analyzer = analyzer::snippet_analyzer(&terms);
+        Marker {
+            generator: SnippetGenerator::new(w, analyzer.clone(), body, SNIPPET_BYTES),
+            terms: analyzer,
+        }
     }
 
     #[test]
@@ -791,6 +816,21 @@ mod tests {
         let s = snippet(&generator(), "3. **Pancakes**: frozen\n");
         assert_eq!(s.marked, "3. **Pancakes**: frozen");
         assert_eq!(s.text, "3. Pancakes: frozen");
+    }
+
+    #[test]
+    fn every_match_in_the_widened_snippet_is_marked() {
+        let text = format!(
+            "{} pancakes here, and pancakes again after.",
+            "filler ".repeat(80)
+        );
+        let s = snippet(&generator(), &text);
+        assert_eq!(s.highlights.len(), 2, "{}", s.marked);
+        assert!(s.marked.starts_with('…'));
+        assert!(
+            s.marked
+                .contains("**pancakes** here, and **pancakes** again after.")
+        );
     }
 
     #[test]
