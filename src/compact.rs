@@ -25,7 +25,7 @@ use crate::summarize::{Progress, SourceText, Summarizer, SummaryError, SummaryRe
 use crate::tree::{self, Tree};
 use chrono::NaiveDate;
 use serde::Serialize;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::Path;
 
 /// How to run a compaction.
@@ -71,6 +71,9 @@ pub enum Reason {
     Adopted,
     /// The store had no record of it (first run, or `.hipo/` deleted).
     Unrecorded,
+    /// Someone edited what hipo writes; hipo rewrote it and kept the edit
+    /// as `.prev`.
+    Replaced,
 }
 
 impl Reason {
@@ -84,6 +87,7 @@ impl Reason {
             Reason::Retry => "retry summary",
             Reason::Adopted => "adopted edit",
             Reason::Unrecorded => "not in store",
+            Reason::Replaced => "edit replaced",
         }
     }
 }
@@ -148,7 +152,8 @@ impl Report {
 /// What the tree knows of a node after this run.
 #[derive(Debug, Clone)]
 struct NodeState {
-    hash: Hash,
+    /// [`content_hash`] of the node's text.
+    content: Hash,
     status: Status,
     topics: Vec<Topic>,
     body_lines: usize,
@@ -209,6 +214,7 @@ pub fn compact(
         records,
         states: HashMap::new(),
         built: HashMap::new(),
+        unusable: HashSet::new(),
         batch: Batch::default(),
         report: Report {
             today: today.to_string(),
@@ -218,6 +224,7 @@ pub fn compact(
         scan,
     };
     run.report.problems = std::mem::take(&mut run.scan.problems);
+    run.unusable = run.report.problems.iter().map(|p| p.path.clone()).collect();
     if !dry_run {
         run.batch.files = std::mem::take(&mut run.scan.updates);
     }
@@ -250,6 +257,9 @@ struct Run<'a> {
     /// Text of nodes built this run, so parents (and dry runs) need not
     /// read them back from disk.
     built: HashMap<String, String>,
+    /// Files that exist but could not be read (bad UTF-8, unreadable): a
+    /// node among them is left untouched, never rebuilt over.
+    unusable: HashSet<String>,
     batch: Batch,
     report: Report,
 }
@@ -284,17 +294,9 @@ impl Run<'_> {
         store.commit(&std::mem::take(&mut self.batch))
     }
 
-    /// Current hash of a file: what this run wrote, else what the scan saw.
-    fn current_hash(&self, rel: &str) -> Option<Hash> {
-        self.states
-            .get(rel)
-            .map(|s| s.hash)
-            .or_else(|| self.scan.hash(rel))
-    }
-
     fn inputs(&self, tree: &Tree, id: NodeId) -> Inputs {
         let mut hasher = blake3::Hasher::new();
-        hasher.update(b"hipo-node-v1\0");
+        hasher.update(b"hipo-node-v2\0");
         hasher.update(id.level().as_str().as_bytes());
         hasher.update(&(self.threshold(id.level()) as u64).to_le_bytes());
         let sources: Vec<String> = match id {
@@ -316,7 +318,17 @@ impl Run<'_> {
         let (mut ready, mut pending, mut child_statuses) = (Vec::new(), Vec::new(), Vec::new());
         for src in &sources {
             hasher.update(src.as_bytes());
-            hasher.update(&self.current_hash(src).unwrap_or_default());
+            // A child node counts by its content and whether it waits for a
+            // summary, not by its status line; a raw log by its bytes.
+            match self.states.get(src) {
+                Some(s) => {
+                    hasher.update(&s.content);
+                    hasher.update(&[u8::from(s.status == Status::NeedsSummarization)]);
+                }
+                None => {
+                    hasher.update(&self.scan.hash(src).unwrap_or_default());
+                }
+            }
             match self.states.get(src) {
                 Some(s) if s.status == Status::NeedsSummarization => pending.push(src.clone()),
                 Some(s) => {
@@ -423,6 +435,11 @@ impl Run<'_> {
     fn level(&mut self, tree: &Tree, level: Level) -> Result<()> {
         let mut drafts = Vec::new();
         for id in tree.level(level) {
+            if self.unusable.contains(&id.path()) {
+                // Reported by the scan; what someone wrote there stays.
+                self.keep(id);
+                continue;
+            }
             let inputs = self.inputs(tree, id);
             match self.plan(id, &inputs) {
                 Plan::Keep => self.keep(id),
@@ -466,7 +483,7 @@ impl Run<'_> {
         let path = id.path();
         if let Some(rec) = self.records.get(&path) {
             let state = NodeState {
-                hash: rec.written_hash,
+                content: rec.content_hash,
                 status: rec.status,
                 topics: rec.topics.clone(),
                 body_lines: rec.body_lines,
@@ -551,9 +568,11 @@ impl Run<'_> {
                 prev: None,
             });
         }
+        let content = content_hash(&text);
         let record = NodeRecord {
             input_hash: inputs.hash,
             written_hash: hash,
+            content_hash: content,
             adopted: true,
             status: new_status,
             summarizer: "external".into(),
@@ -567,7 +586,7 @@ impl Run<'_> {
         self.states.insert(
             path,
             NodeState {
-                hash,
+                content,
                 status: new_status,
                 topics,
                 body_lines,
@@ -737,11 +756,16 @@ impl Run<'_> {
         let written = on_disk != Some(new_hash);
         let mut prev = None;
         if written && keep_prev && on_disk.is_some() {
-            prev = self.keep_prev(&path, &content)?;
+            prev = self.keep_prev(
+                &path,
+                &content,
+                "was edited and its sources changed; rewrote it, old text kept in",
+            )?;
         }
         if written {
             self.write(&path, &content)?;
         }
+        let content_hash = content_hash(&content);
         self.built.insert(path.clone(), content);
         let body_lines = markdown::line_count(&body);
         if written || reason != Reason::Unrecorded {
@@ -757,6 +781,7 @@ impl Run<'_> {
         let record = NodeRecord {
             input_hash: inputs.hash,
             written_hash: new_hash,
+            content_hash,
             adopted: false,
             status,
             summarizer: if summarized {
@@ -774,7 +799,7 @@ impl Run<'_> {
         self.states.insert(
             path,
             NodeState {
-                hash: new_hash,
+                content: content_hash,
                 status,
                 topics,
                 body_lines,
@@ -787,7 +812,7 @@ impl Run<'_> {
 
     /// Saves text someone else wrote before hipo replaces it, unless its
     /// body is what hipo is about to write anyway.
-    fn keep_prev(&mut self, path: &str, new_content: &str) -> Result<Option<String>> {
+    fn keep_prev(&mut self, path: &str, new_content: &str, what: &str) -> Result<Option<String>> {
         let Ok(old) = read_utf8(self.root, path) else {
             return Ok(None);
         };
@@ -803,9 +828,7 @@ impl Run<'_> {
         if !self.options.dry_run {
             write_atomic(&self.root.join(&prev), old.as_bytes())?;
         }
-        self.report.warnings.push(format!(
-            "{path} was edited and its sources changed; rewrote it, old text kept in {prev}"
-        ));
+        self.report.warnings.push(format!("{path} {what} {prev}"));
         Ok(Some(prev))
     }
 
@@ -838,6 +861,10 @@ impl Run<'_> {
     fn root_node(&mut self, tree: &Tree) -> Result<()> {
         let id = NodeId::Root;
         let path = id.path();
+        if self.unusable.contains(&path) {
+            self.keep(id);
+            return Ok(());
+        }
         let mut inputs = self.inputs(tree, id);
         let mut hasher = blake3::Hasher::new();
         hasher.update(&inputs.hash);
@@ -888,6 +915,21 @@ impl Run<'_> {
         let content = redact(&root::build(&input)).into_owned();
         let hash = *blake3::hash(content.as_bytes()).as_bytes();
         let written = on_disk != Some(hash);
+        let mut prev = None;
+        if written && reason == Reason::Adopted {
+            // Sections without hipo's marker were kept; an edit inside one
+            // of hipo's sections is replaced, so keep the old text.
+            prev = self.keep_prev(
+                &path,
+                &content,
+                "was edited inside sections hipo writes (marked <!-- hipo:auto -->); rewrote them, old text kept in",
+            )?;
+        }
+        let reason = if prev.is_some() {
+            Reason::Replaced
+        } else {
+            reason
+        };
         if written {
             self.write(&path, &content)?;
             if !self.options.dry_run {
@@ -901,7 +943,7 @@ impl Run<'_> {
                 reason,
                 status: Status::Tentative,
                 written,
-                prev: None,
+                prev,
             });
         }
         let body_lines = markdown::split_frontmatter(&content)
@@ -910,6 +952,7 @@ impl Run<'_> {
         let record = NodeRecord {
             input_hash: inputs.hash,
             written_hash: hash,
+            content_hash: content_hash(&content),
             adopted: false,
             status: Status::Tentative,
             summarizer: "mechanical".into(),
@@ -923,7 +966,7 @@ impl Run<'_> {
         self.states.insert(
             path,
             NodeState {
-                hash,
+                content: content_hash(&content),
                 status: Status::Tentative,
                 topics: Vec::new(),
                 body_lines,
@@ -1078,6 +1121,13 @@ fn stub(id: NodeId, request: &SummaryRequest, err: &SummaryError, threshold: usi
         "\nTo fill it in: replace this body with a keyword-dense summary under `## Topics`, `## Key Decisions`, `## Tasks Completed`, `## Lessons Learned` and `## Open Items`; keep `user` entries' content and `feedback` rule/why/how-to-apply whole; keep the frontmatter and set `status: tentative`. `hipo compact` adopts the new text and never overwrites it while its sources are unchanged.\n",
     );
     out
+}
+
+/// A node file's hash with its `status:` line left out: what its parent is
+/// built from. Moving from tentative to fixed leaves it unchanged.
+pub fn content_hash(text: &str) -> Hash {
+    let blind = set_status_line(text, Status::Tentative);
+    *blake3::hash(blind.as_deref().unwrap_or(text).as_bytes()).as_bytes()
 }
 
 /// Rewrites only the `status:` line of a file's frontmatter.

@@ -6,6 +6,7 @@ use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    reset_sigpipe();
     let cli = cli::Cli::parse();
     match cli::run(cli) {
         Ok(code) => code,
@@ -29,3 +30,19 @@ fn main() -> ExitCode {
         }
     }
 }
+
+/// Lets a closed stdout (`hipo status | head -1`) end the process quietly,
+/// as it ends other Unix tools, instead of `println!` panicking on the
+/// broken pipe. Rust ignores SIGPIPE by default; the Ollama client's
+/// sockets never raise it (MSG_NOSIGNAL on Linux, SO_NOSIGPIPE on macOS).
+#[cfg(unix)]
+fn reset_sigpipe() {
+    // SAFETY: called first thing in `main`, before any other thread exists;
+    // restoring a signal's default disposition has no other effect.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn reset_sigpipe() {}

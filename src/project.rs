@@ -1,29 +1,33 @@
 //! Finding and creating a project, and opening it for a command.
 
 use crate::config::{CompactionState, Config};
-use crate::error::{Error, Result};
+use crate::error::{Error, Problem, Result};
 use crate::fsutil::{ProjectLock, write_atomic};
-use crate::layout::{CONFIG_FILE, HIPO_DIR, MEMORY_DIR};
+use crate::layout::{CONFIG_FILE, HIPO_DIR, MEMORY_DIR, STATE_FILE};
 use crate::store::Store;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// Resolves the project root: `dir` if given (it must exist), else the
-/// nearest ancestor of `cwd` holding `hipocampus.config.json` or `memory/`.
+/// Resolves the project root: `dir` if given (it must be a project), else
+/// the nearest ancestor of `cwd` holding `hipocampus.config.json` or
+/// `memory/`. Only `hipo init` may start a project in a plain directory.
 pub fn find_root(dir: Option<&Path>, cwd: &Path) -> Result<PathBuf> {
     if let Some(dir) = dir {
-        return if dir.is_dir() {
-            Ok(dir.to_path_buf())
-        } else {
+        let shown = dir.display();
+        return if !dir.is_dir() {
             Err(Error::NoProject(format!(
-                "{} does not exist or is not a directory; create it or run `hipo init --dir {}`",
-                dir.display(),
-                dir.display()
+                "{shown} does not exist or is not a directory; create it or run `hipo init --dir {shown}`"
             )))
+        } else if !is_project(dir) {
+            Err(Error::NoProject(format!(
+                "{shown} is not a hipo project (no {CONFIG_FILE} or {MEMORY_DIR}/); run `hipo init --dir {shown}`"
+            )))
+        } else {
+            Ok(dir.to_path_buf())
         };
     }
     cwd.ancestors()
-        .find(|d| d.join(CONFIG_FILE).is_file() || d.join(MEMORY_DIR).is_dir())
+        .find(|d| is_project(d))
         .map(Path::to_path_buf)
         .ok_or_else(|| {
             Error::NoProject(format!(
@@ -31,6 +35,11 @@ pub fn find_root(dir: Option<&Path>, cwd: &Path) -> Result<PathBuf> {
                 cwd.display()
             ))
         })
+}
+
+/// True if `dir` holds `hipocampus.config.json` or `memory/`.
+fn is_project(dir: &Path) -> bool {
+    dir.join(CONFIG_FILE).is_file() || dir.join(MEMORY_DIR).is_dir()
 }
 
 /// An open project: root, config, lock and store.
@@ -58,6 +67,22 @@ impl Project {
             _lock: lock,
         })
     }
+}
+
+/// Reads `memory/.compaction-state.json` for a command that goes on
+/// without it: a malformed or unreadable file is a [`Problem`] naming the
+/// file and what to do, and the caller must leave that file as it is (it
+/// may hold keys other tools wrote).
+pub fn load_state(root: &Path) -> std::result::Result<CompactionState, Problem> {
+    CompactionState::load(root).map_err(|e| Problem {
+        path: STATE_FILE.into(),
+        line: None,
+        message: match e {
+            Error::Config { message, .. } => message,
+            Error::Io { source, .. } => format!("cannot read: {source}; fix or delete the file"),
+            other => format!("{other}; fix or delete the file"),
+        },
+    })
 }
 
 /// What `init` created.
@@ -105,10 +130,10 @@ pub fn init(root: &Path, today: chrono::NaiveDate) -> Result<InitReport> {
             report.created.push(rel.to_string());
         }
     }
-    let state = root.join(crate::layout::STATE_FILE);
+    let state = root.join(STATE_FILE);
     if !state.exists() {
         CompactionState::default().save(root)?;
-        report.created.push(crate::layout::STATE_FILE.to_string());
+        report.created.push(STATE_FILE.to_string());
     }
     let gitignore = root.join(".gitignore");
     let current = match std::fs::read_to_string(&gitignore) {
@@ -188,5 +213,34 @@ mod tests {
             dir.path()
         );
         assert!(find_root(Some(&dir.path().join("nope")), dir.path()).is_err());
+    }
+
+    #[test]
+    fn a_bad_state_file_is_a_problem() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join(MEMORY_DIR)).unwrap();
+        assert_eq!(load_state(dir.path()).unwrap(), CompactionState::default());
+        std::fs::write(dir.path().join(STATE_FILE), "{\"x\": 1,}").unwrap();
+        let problem = load_state(dir.path()).unwrap_err();
+        assert_eq!(problem.path, STATE_FILE);
+        assert!(
+            problem.message.ends_with("fix or delete the file"),
+            "{problem}"
+        );
+    }
+
+    #[test]
+    fn a_given_dir_must_be_a_project() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = find_root(Some(dir.path()), dir.path())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("is not a hipo project"), "{err}");
+        assert!(err.contains("run `hipo init --dir"), "{err}");
+        std::fs::write(dir.path().join(CONFIG_FILE), "{}").unwrap();
+        assert_eq!(find_root(Some(dir.path()), dir.path()).unwrap(), dir.path());
+        let mem = tempfile::tempdir().unwrap();
+        std::fs::create_dir(mem.path().join(MEMORY_DIR)).unwrap();
+        assert_eq!(find_root(Some(mem.path()), dir.path()).unwrap(), mem.path());
     }
 }

@@ -15,61 +15,117 @@ use std::sync::{LazyLock, OnceLock};
 /// What replaces a secret.
 pub const REDACTED: &str = "[REDACTED]";
 
-/// (pattern, capture group holding the secret; 0 = the whole match).
-const PATTERNS: &[(&str, usize)] = &[
+/// A secret-ish key name, as a regex fragment shared by the key/value
+/// patterns: a known key (`api_key`, `password`, …) with an optional
+/// identifier prefix in one of the usual spellings: `DB_PASS`,
+/// `my-token`, `PGPASSWORD` (all capitals), `dbPassword` (camelCase).
+/// Prose words that merely end in one (`bypass`, `compass`) are not keys.
+macro_rules! key {
+    () => {
+        r"(?:(?-u:\b)(?:[A-Za-z0-9]*[_-])*(?i:api[_-]?key|apikey|private[_-]?key|secret[_-]?key|password|passwd|pass|pwd|secret|token)|(?-u:\b)[A-Z0-9]+(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN)|(?-u:\b)[a-z][a-zA-Z0-9]*(?:Password|Passwd|Pass|Pwd|Secret|Token|ApiKey))(?-u:\b)"
+    };
+}
+
+/// A rule: the pattern, the capture group holding the secret (0 = the
+/// whole match), and a check the secret must pass (for patterns that
+/// would otherwise catch prose).
+type Rule = (&'static str, usize, Option<fn(&str) -> bool>);
+
+const PATTERNS: &[Rule] = &[
     // OpenSSH / RSA / EC / DSA / PGP private key blocks, whole.
     (
         r"(?s)-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----.*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----",
         0,
+        None,
     ),
-    // Credentials in URLs: scheme://user:password@host
+    // Credentials in URLs: scheme://user:password@host. The password runs
+    // to the last `@` before the host (`p@ss@db`), as libpq and curl read it.
     (
-        r"(?-u:\b)[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]+:([^\s@/\[]+)@",
+        r"(?-u:\b)[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]+:([^\s/?#\[]+)@",
         1,
+        None,
     ),
     // AWS access key ids.
-    (r"(?-u:\b)((?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16})(?-u:\b)", 1),
+    (
+        r"(?-u:\b)((?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16})(?-u:\b)",
+        1,
+        None,
+    ),
     // AWS secret access keys (40 chars after a telling key name).
     (
         r#"(?i)(?:aws_secret_access_key|aws_secret_key|secret_access_key)["']?\s*[=:]\s*["']?([A-Za-z0-9/+=]{40})"#,
         1,
+        None,
     ),
     // Stripe live/test secret and restricted keys.
-    (r"(?-u:\b)((?:sk|rk)_(?:live|test)_[0-9a-zA-Z]{10,})", 1),
-    // Slack tokens.
-    (r"(?-u:\b)(xox[abposr]-[0-9A-Za-z-]{10,})", 1),
+    (
+        r"(?-u:\b)((?:sk|rk)_(?:live|test)_[0-9a-zA-Z]{10,})",
+        1,
+        None,
+    ),
+    // Slack tokens: `xox?-` (xoxa, xoxb, xoxe, xoxp, …).
+    (r"(?-u:\b)(xox[A-Za-z]-[0-9A-Za-z-]{10,})", 1, None),
     // Google API keys.
-    (r"(?-u:\b)(AIza[0-9A-Za-z_-]{35})", 1),
+    (r"(?-u:\b)(AIza[0-9A-Za-z_-]{35})", 1, None),
     // JSON Web Tokens.
     (
         r"(?-u:\b)(eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})",
         1,
+        None,
     ),
     // GitHub tokens (classic, OAuth, server, user, refresh, fine-grained).
     (
         r"(?-u:\b)((?:ghp|gho|ghs|ghu|ghr)_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})",
         1,
+        None,
     ),
     // OpenAI / Anthropic style keys (long enough not to be `sk-learn`).
-    (r"(?-u:\b)(sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,})", 1),
+    (r"(?-u:\b)(sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,})", 1, None),
     // Bearer tokens in headers.
-    (r"(?i)(?-u:\b)bearer\s+([A-Za-z0-9._~+/-]{16,}=*)", 1),
+    (r"(?i)(?-u:\b)bearer\s+([A-Za-z0-9._~+/-]{16,}=*)", 1, None),
+    // Basic credentials in headers (base64 of user:password).
+    (
+        r"(?i)(?-u:\b)authorization\s*:\s*basic\s+([A-Za-z0-9+/]{8,}={0,2})",
+        1,
+        Some(looks_like_credential),
+    ),
     // key = "quoted value" / "key": "value" for secret-ish key names.
     (
-        r#"(?i)["']?(?:(?-u:\b)|_)(?:api[_-]?key|apikey|api[_-]?secret|secret|client[_-]?secret|access[_-]?token|auth[_-]?token|refresh[_-]?token|token|password|passwd|private[_-]?key|secret[_-]?key)(?-u:\b)["']?\s*[:=]\s*"([^"\s\[/~.$<{][^"]{3,})""#,
+        concat!(
+            r#"["']?"#,
+            key!(),
+            r#"["']?\s*[:=]\s*"([^"\s\[/~.$<{][^"]{3,})""#
+        ),
         1,
+        None,
     ),
     (
-        r#"(?i)["']?(?:(?-u:\b)|_)(?:api[_-]?key|apikey|api[_-]?secret|secret|client[_-]?secret|access[_-]?token|auth[_-]?token|refresh[_-]?token|token|password|passwd|private[_-]?key|secret[_-]?key)(?-u:\b)["']?\s*[:=]\s*'([^'\s\[/~.$<{][^']{3,})'"#,
+        concat!(
+            r#"["']?"#,
+            key!(),
+            r#"["']?\s*[:=]\s*'([^'\s\[/~.$<{][^']{3,})'"#
+        ),
         1,
+        None,
     ),
     // key=value unquoted: the value must look like a credential (6+ chars,
-    // not a path, variable or placeholder).
+    // not a path, variable or placeholder, not a plain word).
     (
-        r#"(?i)(?:(?-u:\b)|_)(?:api[_-]?key|apikey|api[_-]?secret|client[_-]?secret|access[_-]?token|auth[_-]?token|refresh[_-]?token|token|password|passwd|pwd|private[_-]?key|secret[_-]?key|secret)\s*[:=]\s*([^\s"',;\[/~.$<{(][^\s"',;]{5,})"#,
+        concat!(key!(), r#"\s*[:=]\s*([^\s"',;\[/~.$<{(][^\s"',;]{5,})"#),
         1,
+        Some(looks_like_credential),
     ),
 ];
+
+/// True if an unquoted value reads as a credential rather than a word
+/// (`password: required`): it holds a digit, a symbol, or a capital
+/// after its first letter. Sentence punctuation at the end does not count.
+fn looks_like_credential(value: &str) -> bool {
+    let v = value.trim_end_matches(['.', ',', '!', '?', ':', ';', ')']);
+    let symbol = |c: char| !c.is_alphanumeric() && !matches!(c, '-' | '_' | '.' | '/');
+    v.chars().any(|c| c.is_ascii_digit() || symbol(c))
+        || (v.chars().any(char::is_lowercase) && v.chars().skip(1).any(char::is_uppercase))
+}
 
 /// The set finds which patterns occur; each pattern's own regex (for the
 /// replacement) is compiled only when its pattern first occurs, so a
@@ -80,15 +136,15 @@ struct Rules {
 }
 
 static RULES: LazyLock<Rules> = LazyLock::new(|| Rules {
-    set: RegexSet::new(PATTERNS.iter().map(|(p, _)| *p)).unwrap_or_else(|_| RegexSet::empty()),
+    set: RegexSet::new(PATTERNS.iter().map(|(p, _, _)| *p)).unwrap_or_else(|_| RegexSet::empty()),
     each: PATTERNS.iter().map(|_| OnceLock::new()).collect(),
 });
 
 impl Rules {
-    fn regex(&self, i: usize) -> Option<(&Regex, usize)> {
-        let (pattern, group) = PATTERNS.get(i)?;
-        let re = self.each.get(i)?.get_or_init(|| Regex::new(pattern).ok());
-        re.as_ref().map(|r| (r, *group))
+    fn regex(&self, i: usize) -> Option<(&Regex, &'static Rule)> {
+        let rule = PATTERNS.get(i)?;
+        let re = self.each.get(i)?.get_or_init(|| Regex::new(rule.0).ok());
+        re.as_ref().map(|r| (r, rule))
     }
 }
 
@@ -107,10 +163,10 @@ pub fn redact(text: &str) -> Cow<'_, str> {
     }
     let mut out = Cow::Borrowed(text);
     for i in rules.set.matches(text).iter() {
-        let Some((re, group)) = rules.regex(i) else {
+        let Some((re, &(_, group, check))) = rules.regex(i) else {
             continue;
         };
-        let replaced = re.replace_all(&out, |c: &Captures| replace_group(c, group));
+        let replaced = re.replace_all(&out, |c: &Captures| replace_group(c, group, check));
         if let Cow::Owned(s) = replaced {
             out = Cow::Owned(s);
         }
@@ -122,11 +178,13 @@ pub fn redact(text: &str) -> Cow<'_, str> {
     }
 }
 
-fn replace_group(c: &Captures, group: usize) -> String {
+fn replace_group(c: &Captures, group: usize, check: Option<fn(&str) -> bool>) -> String {
     let (Some(whole), Some(secret)) = (c.get(0), c.get(group)) else {
         return c.get(0).map(|m| m.as_str().to_string()).unwrap_or_default();
     };
-    if secret.as_str() == REDACTED {
+    if secret.as_str() == REDACTED
+        || check.is_some_and(|looks_secret| !looks_secret(secret.as_str()))
+    {
         return whole.as_str().to_string();
     }
     let start = secret.start() - whole.start();
@@ -235,6 +293,39 @@ mod tests {
             "-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQdGBF\n-----END PGP PRIVATE KEY BLOCK-----",
             "[REDACTED]\n\n",
         ),
+        (
+            "PGPASSWORD=Sup3rS3cret!x psql",
+            "PGPASSWORD=[REDACTED] psql",
+        ),
+        ("export DB_PASS=hunter2hunter2", "export DB_PASS=[REDACTED]"),
+        ("MYSQL_PWD=s3cretPw mysql", "MYSQL_PWD=[REDACTED] mysql"),
+        (
+            "GITHUB_TOKEN=abc123def456 gh pr list",
+            "GITHUB_TOKEN=[REDACTED] gh pr list",
+        ),
+        ("dbPassword: Hunter2Hunter2", "dbPassword: [REDACTED]"),
+        (
+            r#""adminPassword": "x9y8z7w6""#,
+            r#""adminPassword": "[REDACTED]""#,
+        ),
+        ("password: hunter2.", "password: [REDACTED]"),
+        ("token: aBcDeFgHiJ", "token: [REDACTED]"),
+        (
+            "slack refresh xoxe-1-abcdefghijklmnop",
+            "slack refresh [REDACTED]",
+        ),
+        (
+            "Authorization: Basic dXNlcjpwYXNzd29yZA== sent",
+            "Authorization: Basic [REDACTED] sent",
+        ),
+        (
+            "url postgres://app:p@ssw0rd@db/app ok",
+            "url postgres://app:[REDACTED]@db/app ok",
+        ),
+        (
+            "https://u:pw1234@host.io?mail=a@b.io",
+            "https://u:[REDACTED]@host.io?mail=a@b.io",
+        ),
         // Negatives: unchanged.
         ("ask-the-experts-panel", "ask-the-experts-panel"),
         ("pwd: /home/x", "pwd: /home/x"),
@@ -251,6 +342,25 @@ mod tests {
             "the password must be 12 characters",
         ),
         ("password: must be rotated", "password: must be rotated"),
+        (
+            "password: required for all users",
+            "password: required for all users",
+        ),
+        ("Password: changed yesterday", "Password: changed yesterday"),
+        ("secret: nobody knows", "secret: nobody knows"),
+        ("token: expires in 1h", "token: expires in 1h"),
+        ("Password: Required.", "Password: Required."),
+        ("secret: well-known", "secret: well-known"),
+        ("bypass: Sup3rS3cret!x", "bypass: Sup3rS3cret!x"),
+        ("PASSWORD: REQUIRED", "PASSWORD: REQUIRED"),
+        (
+            "Authorization: Basic credentials are rejected",
+            "Authorization: Basic credentials are rejected",
+        ),
+        (
+            "ssh://git@host:22/repo and mail me@x.io",
+            "ssh://git@host:22/repo and mail me@x.io",
+        ),
         ("watch the token budget", "watch the token budget"),
         ("max_tokens: 100000", "max_tokens: 100000"),
         (

@@ -104,42 +104,107 @@ pub fn build(input: &RootInput) -> String {
         .clone()
         .or_else(|| written(2))
         .unwrap_or_else(|| auto(historical_summary(input, true)));
+    // Over the cap, Historical Summary is compressed first: the model's
+    // text loses its oldest lines (down to a floor); the mechanical one
+    // drops its topics.
     if render(&history, &topics, 0).len() > budget && kept[2].is_none() {
-        history = auto(historical_summary(input, false));
+        history = match written(2) {
+            Some(model) => shorten_oldest(&model, HISTORY_FLOOR, |h| {
+                render(h, &topics, 0).len() <= budget
+            }),
+            None => auto(historical_summary(input, false)),
+        };
     }
-    let mut size = render(&history, &topics, 0).len();
-    let mut omitted = 0;
-    if size > budget {
-        // Drop the oldest project topics, then the oldest references; user
-        // and feedback topics are never dropped.
-        let mut order: Vec<usize> = (0..topics.len())
-            .filter(|&i| {
-                matches!(
-                    topics[i].topic.kind,
-                    EntryType::Project | EntryType::Reference
-                )
-            })
-            .collect();
-        order.sort_by_key(|&i| {
-            (
-                topics[i].topic.kind == EntryType::Reference,
-                std::cmp::Reverse(topics[i].age),
+    if render(&history, &topics, 0).len() <= budget {
+        return render(&history, &topics, 0);
+    }
+    // Then the oldest project topics, then the oldest references; user and
+    // feedback topics are never dropped. A project topic over 90 days old
+    // moves to Historical Summary (a keyword under its month) while that
+    // stays within a quarter of the cap; the rest are counted as omitted.
+    let mut order: Vec<usize> = (0..topics.len())
+        .filter(|&i| {
+            matches!(
+                topics[i].topic.kind,
+                EntryType::Project | EntryType::Reference
             )
-        });
-        size += omitted_line(order.len()).len();
-        let mut drop = vec![false; topics.len()];
-        for i in order {
-            if size <= budget {
-                break;
-            }
-            drop[i] = true;
-            omitted += 1;
-            size -= topics[i].text.len() + 1;
+        })
+        .collect();
+    order.sort_by_key(|&i| {
+        (
+            topics[i].topic.kind == EntryType::Reference,
+            std::cmp::Reverse(topics[i].age),
+        )
+    });
+    let mut size = render(&history, &topics, 0).len();
+    let mut drop = vec![false; topics.len()];
+    let mut moved: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let (mut moved_bytes, mut omitted) = (0, 0);
+    let over = |size: usize, omitted: usize| {
+        size + if omitted > 0 {
+            omitted_line(omitted).len()
+        } else {
+            0
+        } > budget
+    };
+    for &i in &order {
+        if !over(size, omitted) {
+            break;
         }
-        let mut flags = drop.into_iter();
-        topics.retain(|_| !flags.next().unwrap_or(false));
+        let t = &topics[i];
+        drop[i] = true;
+        size -= t.text.len() + 1;
+        let month = (input.today - chrono::Duration::days(t.age))
+            .format("%Y-%m")
+            .to_string();
+        let cost = match moved.get(&month) {
+            Some(_) => t.topic.keyword.len() + 2,
+            None => moved_line(&month, &[&t.topic.keyword]).len(),
+        };
+        if t.topic.kind == EntryType::Project && t.age > 90 && moved_bytes + cost <= budget / 4 {
+            moved
+                .entry(month)
+                .or_default()
+                .push(t.topic.keyword.clone());
+            moved_bytes += cost;
+            size += cost;
+        } else {
+            omitted += 1;
+        }
     }
+    for (month, keywords) in &moved {
+        let kws: Vec<&String> = keywords.iter().collect();
+        history.push_str(&moved_line(month, &kws));
+    }
+    let mut flags = drop.into_iter();
+    topics.retain(|_| !flags.next().unwrap_or(false));
     render(&history, &topics, omitted)
+}
+
+/// Lines of the model's Historical Summary kept however tight the cap.
+const HISTORY_FLOOR: usize = 6;
+
+/// `- YYYY-MM (earlier topics): a, b`: project topics moved out of the
+/// Topics Index to make room.
+fn moved_line(month: &str, keywords: &[impl AsRef<str>]) -> String {
+    let kws: Vec<&str> = keywords.iter().map(AsRef::as_ref).collect();
+    format!("- {month} (earlier topics): {}\n", kws.join(", "))
+}
+
+/// Drops a section's oldest bullet lines (the first: the model writes
+/// them oldest first) until `fits`, keeping at least `floor` of them.
+fn shorten_oldest(section: &str, floor: usize, fits: impl Fn(&str) -> bool) -> String {
+    let mut lines: Vec<&str> = section.lines().collect();
+    loop {
+        let text = format!("{}\n", lines.join("\n"));
+        let bullets = lines.iter().filter(|l| l.starts_with("- ")).count();
+        if fits(&text) || bullets <= floor {
+            return text;
+        }
+        if let Some(first) = lines.iter().position(|l| l.starts_with("- ")) {
+            lines.remove(first);
+        }
+    }
 }
 
 fn omitted_line(n: usize) -> String {
@@ -455,6 +520,36 @@ mod tests {
         assert!(out.contains("likes-rust [user"));
         assert!(out.contains("terse [feedback"));
         assert!(out.contains("older topics omitted"));
+    }
+
+    #[test]
+    fn cap_moves_old_projects_to_history_and_shortens_the_models_text() {
+        let mut inp = input(None, 1200);
+        for i in 0..300 {
+            inp.days.push((
+                d("2026-06-01"),
+                vec![t(&format!("old-project-{i}"), EntryType::Project)],
+            ));
+        }
+        let history: String = (1..=40)
+            .map(|m| format!("- month {m}: a long account of what happened in this month\n"))
+            .collect();
+        inp.narrative = Some(["- now\n".into(), "- pattern\n".into(), history]);
+        let out = build(&inp);
+        assert!(estimate_tokens(&out) <= 1200, "{}", estimate_tokens(&out));
+        // The model's newest history survives; its oldest lines went first.
+        assert!(out.contains("- month 40:"), "{out}");
+        assert!(!out.contains("- month 1:"), "{out}");
+        assert!(
+            !out.contains("day(s) logged"),
+            "not replaced by the mechanical one"
+        );
+        // Old project topics moved to Historical Summary.
+        assert!(
+            out.contains("- 2026-06 (earlier topics): old-project-"),
+            "{out}"
+        );
+        assert!(out.contains("likes-rust [user"));
     }
 
     #[test]

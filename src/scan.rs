@@ -2,10 +2,11 @@
 //!
 //! A scan stats every file and hashes only those whose size or mtime
 //! differ from the store's record, so its cost is a directory walk plus
-//! work proportional to what changed. Problems (a file named like a date
-//! that is not one, invalid UTF-8, an unreadable file) are collected, not
-//! fatal, and are remembered in the store so every run reports them until
-//! they are fixed.
+//! work proportional to what changed. Symlinked files are read through;
+//! symlinked directories below the top-level ones are not followed.
+//! Problems (a file named like a date that is not one, invalid UTF-8, an
+//! unreadable file, a broken symlink) are collected, not fatal, and are
+//! remembered in the store so every run reports them until they are fixed.
 
 use crate::error::{Error, Problem, Result};
 use crate::layout::{self, PathKind};
@@ -284,7 +285,36 @@ fn walk(
         } else {
             format!("{rel_dir}/{name}")
         };
-        let Ok(meta) = entry.metadata() else { continue };
+        let Ok(file_type) = entry.file_type() else {
+            continue;
+        };
+        let meta = if file_type.is_symlink() {
+            // A symlinked file is read through (its target's size and mtime).
+            // A symlinked directory is not followed: one pointing back up
+            // the tree would make the walk loop.
+            match std::fs::metadata(entry.path()) {
+                Ok(m) if m.is_dir() => continue,
+                Ok(m) => m,
+                Err(e) => {
+                    if wanted(&rel) {
+                        let message = if e.kind() == std::io::ErrorKind::NotFound {
+                            "is a broken symlink; fix or remove it".to_string()
+                        } else {
+                            format!("cannot follow the symlink: {e}; fix or remove it")
+                        };
+                        problems.push(Problem {
+                            path: rel,
+                            line: None,
+                            message,
+                        });
+                    }
+                    continue;
+                }
+            }
+        } else {
+            let Ok(m) = entry.metadata() else { continue };
+            m
+        };
         if meta.is_dir() {
             if depth > 1 {
                 walk(root, &rel, depth - 1, found, problems, wanted);
@@ -335,6 +365,34 @@ mod tests {
         std::fs::remove_file(mem.join("2026-03-15.md")).unwrap();
         let third = scan(dir.path(), &known);
         assert_eq!(third.removed, vec!["memory/2026-03-15.md".to_string()]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn follows_symlinked_files_reports_broken_ones_and_never_loops() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let mem = dir.path().join("memory");
+        std::fs::create_dir_all(&mem).unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        let target = elsewhere.path().join("log.md");
+        std::fs::write(&target, "## A [user]\n").unwrap();
+        symlink(&target, mem.join("2026-03-15.md")).unwrap();
+        symlink(elsewhere.path().join("gone.md"), mem.join("2026-03-16.md")).unwrap();
+        symlink(dir.path(), mem.join("loop")).unwrap();
+        symlink(elsewhere.path(), mem.join("daily")).unwrap();
+        let s = scan(dir.path(), &HashMap::new());
+        let paths: Vec<&str> = s.files.keys().map(String::as_str).collect();
+        assert_eq!(paths, vec!["memory/2026-03-15.md"]);
+        assert_eq!(
+            s.files["memory/2026-03-15.md"].record.size,
+            std::fs::metadata(&target).unwrap().len()
+        );
+        let problems: Vec<String> = s.problems.iter().map(|p| p.to_string()).collect();
+        assert_eq!(
+            problems,
+            vec!["memory/2026-03-16.md: is a broken symlink; fix or remove it"]
+        );
     }
 
     #[test]

@@ -2,17 +2,17 @@
 //! computed by planning a compaction without writing anything.
 
 use crate::compact::{self, Action, NodeInfo, Options};
-use crate::config::{CompactionState, Config};
+use crate::config::CompactionState;
 use crate::error::{Problem, Result};
 use crate::layout::Level;
 use crate::markdown::Status;
+use crate::project::Project;
 use crate::scan::Scan;
 use crate::store::Store;
-use crate::summarize::{NoProgress, NoneSummarizer};
+use crate::summarize::{NoProgress, Summarizer};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::path::Path;
 
 /// Nodes of one level by status.
 #[derive(Debug, Default, Clone, Serialize)]
@@ -68,22 +68,24 @@ pub struct StatusReport {
 
 /// Computes the status. The caller holds the project lock.
 pub fn status(
-    root: &Path,
-    config: &Config,
-    store: &Store,
-    store_warning: Option<String>,
+    project: &Project,
     scan: Scan,
+    summarizer: &dyn Summarizer,
     today: NaiveDate,
     now: DateTime<Utc>,
 ) -> Result<StatusReport> {
+    let (root, config, store) = (project.root.as_path(), &project.config, &project.store);
+    let store_warning = project.store_warning.clone();
     let file_records = store.files()?.len();
     let node_records = store.nodes()?.len();
+    // The configured summarizer (never called in a dry run), so nodes a
+    // model wrote are seen as up to date, as `compact` would see them.
     let plan = compact::compact(
         root,
         &config.compaction,
         store,
         scan,
-        &NoneSummarizer,
+        summarizer,
         &NoProgress,
         Options {
             dry_run: true,
@@ -104,7 +106,12 @@ pub fn status(
             }
         }
     }
-    let state = CompactionState::load(root)?;
+    // A malformed state file is reported, not fatal: the rest still shows.
+    let mut problems = plan.problems;
+    let state = crate::project::load_state(root).unwrap_or_else(|problem| {
+        problems.push(problem);
+        CompactionState::default()
+    });
     let triggers = triggers(&state, config.compaction.cooldown_hours, now);
     let changed_files = changed_files(&plan.actions);
     let path = Store::path_in(root);
@@ -124,7 +131,7 @@ pub fn status(
             nodes: node_records,
             warning: store_warning,
         },
-        problems: plan.problems,
+        problems,
     })
 }
 

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Bump on any change to a stored layout; an older or newer store is rebuilt.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
 const FILES: TableDefinition<&str, &[u8]> = TableDefinition::new("files");
@@ -41,6 +41,10 @@ pub struct NodeRecord {
     pub input_hash: Hash,
     /// Hash of the file as hipo wrote it (or as adopted).
     pub written_hash: Hash,
+    /// [`crate::compact::content_hash`] of that file: what a parent is built
+    /// from, blind to the `status:` line, so a child becoming fixed does
+    /// not make its parent stale.
+    pub content_hash: Hash,
     /// True when the current text was written by someone else.
     pub adopted: bool,
     pub status: Status,

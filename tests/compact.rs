@@ -484,3 +484,115 @@ fn killed_run_converges_to_a_clean_run() {
         );
     }
 }
+
+/// `hipo status | true` used to panic ("failed printing to stdout: Broken
+/// pipe") and exit 101.
+#[cfg(unix)]
+#[test]
+fn closed_stdout_ends_quietly_without_a_panic() {
+    use std::os::unix::process::ExitStatusExt;
+    let p = Project::empty();
+    small_week(&p);
+    p.compact("2026-03-11");
+    for args in [&["status"][..], &["compact", "--json"], &["rebuild"]] {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hipo"))
+            .arg("--dir")
+            .arg(p.path())
+            .args(["--today", "2026-03-11"])
+            .args(args)
+            .env("NO_COLOR", "1")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // The reader goes away before hipo prints anything.
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(
+            out.status.success() || out.status.signal() == Some(libc::SIGPIPE),
+            "{args:?}: {:?} {err}",
+            out.status
+        );
+    }
+}
+
+/// A malformed state file used to be overwritten with defaults by
+/// `compact` (losing other tools' keys) and to abort `status`.
+#[test]
+fn malformed_state_file_is_reported_and_left_alone() {
+    let p = Project::empty();
+    small_week(&p);
+    let bad = "{\"lastCompactionRun\": \"x\", \"theirKey\": 1,,}\n";
+    p.write("memory/.compaction-state.json", bad);
+    let (code, out, err) = p.compact("2026-03-11");
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(p.exists("memory/weekly/2026-W11.md"), "compaction ran");
+    assert_eq!(p.read("memory/.compaction-state.json"), bad);
+    let warning: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains(".compaction-state.json"))
+        .collect();
+    assert_eq!(warning.len(), 1, "{err}");
+    assert!(
+        warning[0].starts_with("hipo: skipped memory/.compaction-state.json: line 1:"),
+        "{err}"
+    );
+    assert!(warning[0].ends_with("fix or delete the file"), "{err}");
+}
+
+/// `hipo status` with a malformed state file lists it as a problem and
+/// prints everything else (it used to abort with exit 2).
+#[test]
+fn status_lists_a_malformed_state_file_as_a_problem() {
+    let p = Project::empty();
+    small_week(&p);
+    p.compact("2026-03-11");
+    p.write("memory/.compaction-state.json", "{,}\n");
+    let out = p
+        .hipo()
+        .args(["status", "--today", "2026-03-11"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("tree:"), "{stdout}");
+    assert!(stdout.contains("problems: 1"), "{stdout}");
+    assert!(
+        stdout.contains("  memory/.compaction-state.json: line 1:"),
+        "{stdout}"
+    );
+    assert_eq!(p.read("memory/.compaction-state.json"), "{,}\n");
+}
+
+/// `hipo --dir EMPTY compact` used to turn any directory into a project.
+#[test]
+fn a_dir_that_is_not_a_project_is_refused_except_by_init() {
+    let dir = tempfile::tempdir().unwrap();
+    let shown = dir.path().display().to_string();
+    let hipo = || {
+        let mut cmd = assert_cmd::Command::cargo_bin("hipo").unwrap();
+        cmd.env_remove("HIPO_DIR").env_remove("HIPO_TODAY");
+        cmd
+    };
+    for cmd in [
+        hipo().arg("--dir").arg(dir.path()).arg("compact").output(),
+        hipo().env("HIPO_DIR", dir.path()).arg("status").output(),
+        hipo().arg("--dir").arg(dir.path()).arg("rebuild").output(),
+    ] {
+        let out = cmd.unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!(
+                "hipo: {shown} is not a hipo project (no hipocampus.config.json or memory/); run `hipo init --dir {shown}`\n"
+            )
+        );
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    let init = hipo().arg("--dir").arg(dir.path()).arg("init").output();
+    assert_eq!(init.unwrap().status.code(), Some(0));
+    let compact = hipo().arg("--dir").arg(dir.path()).arg("compact").output();
+    assert_eq!(compact.unwrap().status.code(), Some(0));
+}

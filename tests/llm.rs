@@ -409,3 +409,76 @@ fn an_append_costs_one_call_per_node() {
         "old text not resent"
     );
 }
+
+/// `hipo summarize memory/daily/does-not-exist.md` used to exit 0 after a
+/// full compaction that summarised nothing it was asked for.
+#[test]
+fn summarize_rejects_paths_that_are_not_existing_nodes() {
+    let server = FakeOllama::start(Mode::Ok);
+    let p = sample();
+    let summarize = |path: &str| {
+        p.hipo()
+            .args(["summarize", "--today", TODAY, "--model", "fake", path])
+            .args(ollama(&server.url))
+            .output()
+            .unwrap()
+    };
+    for (path, says) in [
+        (
+            "memory/daily/does-not-exist.md",
+            "memory/daily/does-not-exist.md is not a node of the summary tree; a node path looks like memory/daily/2026-03-15.md",
+        ),
+        (
+            "memory/2027-01-12.md",
+            "memory/2027-01-12.md is not a node of the summary tree",
+        ),
+        (
+            "./memory/weekly/2030-W01.md",
+            "./memory/weekly/2030-W01.md does not exist; run `hipo compact` first",
+        ),
+    ] {
+        let out = summarize(path);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{path}: {err}");
+        assert!(err.starts_with(&format!("hipo: {says}")), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+    assert!(!p.exists("memory/daily"), "no compaction ran");
+    assert!(server.received().is_empty());
+    // An existing node, relative or absolute, is accepted.
+    let (code, _, err) = run(&p, &closed_port_url(), &[]);
+    assert_eq!(code, 4, "{err}");
+    let absolute = p.path().join("memory/daily/2027-01-12.md");
+    let out = summarize(absolute.to_str().unwrap());
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(p.read("memory/daily/2027-01-12.md").contains("model: fake"));
+}
+
+/// `hipo llm check` with no model configured used to exit 0.
+#[test]
+fn llm_check_without_a_model_exits_4() {
+    let server = FakeOllama::start(Mode::Ok);
+    let p = Project::sample();
+    for host in [server.url.clone(), closed_port_url()] {
+        let out = p
+            .hipo()
+            .env_remove("HIPO_MODEL")
+            .args(["llm", "check", "--host", &host])
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(4), "{stdout}");
+        assert_eq!(stdout.lines().count(), 1, "{stdout}");
+        assert!(
+            stdout.trim_end().ends_with(
+                "no model configured: pass --model NAME or set llm.model in hipocampus.config.json"
+            ),
+            "{stdout}"
+        );
+    }
+}

@@ -4,7 +4,6 @@ use super::output::print_json;
 use super::{Ctx, exit};
 use anyhow::{Context, Result};
 use hipo::compact::{Options, Report};
-use hipo::config::CompactionState;
 use hipo::layout::Level;
 use hipo::markdown::Status;
 use hipo::project::{self, Project};
@@ -91,7 +90,7 @@ pub fn run_compaction(
 ) -> Result<ExitCode> {
     let scan = hipo::scan::scan(&project.root, &project.store.files()?);
     let dry_run = options.dry_run;
-    let report = hipo::compact::compact(
+    let mut report = hipo::compact::compact(
         &project.root,
         &project.config.compaction,
         &project.store,
@@ -101,12 +100,18 @@ pub fn run_compaction(
         options,
     )?;
     if !dry_run {
-        let mut state = CompactionState::load(&project.root).unwrap_or_default();
-        state.last_compaction_run =
-            Some(chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
-        state.raw_lines_since_last_compaction = 0;
-        state.checkpoints_since_last_compaction = 0;
-        state.save(&project.root)?;
+        // A state file hipo cannot read is reported and left as it is:
+        // rewriting it from defaults would lose what other tools keep there.
+        match project::load_state(&project.root) {
+            Ok(mut state) => {
+                state.last_compaction_run =
+                    Some(chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
+                state.raw_lines_since_last_compaction = 0;
+                state.checkpoints_since_last_compaction = 0;
+                state.save(&project.root)?;
+            }
+            Err(problem) => report.problems.push(problem),
+        }
     }
     let stats = llm_stats.map(|f| f());
     if ctx.json {
@@ -223,18 +228,10 @@ pub fn print_tree(ctx: &Ctx, nodes: &[hipo::compact::NodeInfo]) {
     }
 }
 
-pub fn status(ctx: &Ctx) -> Result<ExitCode> {
-    let project = open(ctx)?;
+/// Prints `hipo status` for an open project, planned with `summarizer`.
+pub fn status(ctx: &Ctx, project: &Project, summarizer: &dyn Summarizer) -> Result<ExitCode> {
     let scan = hipo::scan::scan(&project.root, &project.store.files()?);
-    let report = hipo::status::status(
-        &project.root,
-        &project.config,
-        &project.store,
-        project.store_warning.clone(),
-        scan,
-        ctx.today(),
-        chrono::Utc::now(),
-    )?;
+    let report = hipo::status::status(project, scan, summarizer, ctx.today(), chrono::Utc::now())?;
     if ctx.json {
         print_json(&report)?;
         return Ok(ExitCode::from(if report.problems.is_empty() {

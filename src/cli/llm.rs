@@ -5,10 +5,11 @@ use super::output::print_json;
 use super::{Ctx, exit};
 use anyhow::Result;
 use hipo::compact::Options;
-use hipo::layout::NodeId;
+use hipo::layout::{NodeId, PathKind};
 use hipo::llm::{self, Backend, OllamaSummarizer, Overrides, Settings};
 use hipo::summarize::{NoneSummarizer, Progress};
 use indicatif::{ProgressBar, ProgressStyle};
+use std::path::Path;
 use std::process::ExitCode;
 
 /// Local-model options; each overrides `llm.*` in hipocampus.config.json.
@@ -104,21 +105,35 @@ impl Drop for Bar {
 pub fn compact(ctx: &Ctx, args: &LlmArgs, options: Options) -> Result<ExitCode> {
     let project = open(ctx)?;
     let settings = args.settings(&project.config)?;
-    if settings.backend == Backend::None || options.dry_run {
+    if settings.backend == Backend::None {
         return run_compaction(ctx, &project, &NoneSummarizer, &Bar::new(), options, None);
     }
+    // A dry run gets the model's summarizer too (it is never called then),
+    // so nodes the model wrote are planned as `compact` would plan them.
+    let dry_run = options.dry_run;
     let mut summarizer = OllamaSummarizer::new(settings, Some(&project.store))?;
     summarizer.resummarize = options.resummarize;
     let bar = Bar::new();
-    let code = run_compaction(
+    let stats = || summarizer.stats();
+    run_compaction(
         ctx,
         &project,
         &summarizer,
         &bar,
         options,
-        Some(&|| summarizer.stats()),
-    )?;
-    Ok(code)
+        (!dry_run).then_some(&stats as &dyn Fn() -> llm::Stats),
+    )
+}
+
+/// `hipo status`, seeing the tree as `compact` with these settings would.
+pub fn status(ctx: &Ctx, args: &LlmArgs) -> Result<ExitCode> {
+    let project = open(ctx)?;
+    let settings = args.settings(&project.config)?;
+    if settings.backend == Backend::None {
+        return super::compact::status(ctx, &project, &NoneSummarizer);
+    }
+    let summarizer = OllamaSummarizer::new(settings, Some(&project.store))?;
+    super::compact::status(ctx, &project, &summarizer)
 }
 
 /// `hipo summarize [PATH…]`: fill pending nodes with the local model.
@@ -130,12 +145,11 @@ pub fn summarize(ctx: &Ctx, args: &LlmArgs, paths: &[String]) -> Result<ExitCode
             "summarize needs a local model: pass --llm ollama --model NAME, or set llm.backend and llm.model in hipocampus.config.json"
         );
     }
-    let only = (!paths.is_empty()).then(|| {
-        paths
-            .iter()
-            .map(|p| p.trim_start_matches("./").to_string())
-            .collect()
-    });
+    let only = if paths.is_empty() {
+        None
+    } else {
+        Some(node_paths(&project.root, paths)?)
+    };
     drop(project);
     compact(
         ctx,
@@ -145,6 +159,30 @@ pub fn summarize(ctx: &Ctx, args: &LlmArgs, paths: &[String]) -> Result<ExitCode
             ..Options::new(ctx.today())
         },
     )
+}
+
+/// The project-relative paths of the nodes `summarize` was given (as
+/// typed, `./`-prefixed, or absolute inside the project). Anything that is
+/// not an existing node of the tree is a usage error: it would otherwise
+/// match nothing and run a plain compaction.
+fn node_paths(root: &Path, paths: &[String]) -> Result<Vec<String>> {
+    const SHAPE: &str = "a node path looks like memory/daily/2026-03-15.md, memory/weekly/2026-W11.md or memory/monthly/2026-03.md";
+    paths
+        .iter()
+        .map(|p| {
+            let rel = match Path::new(p).strip_prefix(root) {
+                Ok(inside) => inside.to_string_lossy().into_owned(),
+                Err(_) => p.trim_start_matches("./").to_string(),
+            };
+            match hipo::layout::classify(&rel) {
+                Ok(PathKind::Node(id)) if root.join(&rel).is_file() => Ok(id.path()),
+                Ok(PathKind::Node(_)) => anyhow::bail!(
+                    "{p} does not exist; run `hipo compact` first, or pass an existing node (`hipo status` lists those waiting for a summary)"
+                ),
+                _ => anyhow::bail!("{p} is not a node of the summary tree; {SHAPE}"),
+            }
+        })
+        .collect()
 }
 
 /// `hipo llm check`
@@ -160,13 +198,22 @@ pub fn check(ctx: &Ctx, args: &LlmArgs) -> Result<ExitCode> {
     };
     let mut settings = llm::resolve(&config.llm, &overrides)?;
     settings.backend = Backend::Ollama;
-    let report = llm::check(&settings)?;
+    let mut report = llm::check(&settings)?;
+    if settings.model.is_empty() {
+        const HOW: &str =
+            "no model configured: pass --model NAME or set llm.model in hipocampus.config.json";
+        report.message = if report.reachable {
+            format!("ollama at {} is up, but {HOW}", report.host)
+        } else {
+            format!("{}; and {HOW}", report.message)
+        };
+    }
     if ctx.json {
         print_json(&report)?;
     } else {
         println!("{}", report.message);
     }
-    let ok = report.reachable && (report.model_present || settings.model.is_empty());
+    let ok = report.reachable && report.model_present;
     Ok(ExitCode::from(if ok {
         exit::OK
     } else {

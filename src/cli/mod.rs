@@ -55,7 +55,10 @@ pub enum Command {
     /// Bring the compaction tree up to date.
     Compact(compact::CompactArgs),
     /// Show the tree, the summary backlog, and whether a compaction is due.
-    Status,
+    Status {
+        #[command(flatten)]
+        llm: llm::LlmArgs,
+    },
     /// Delete .hipo/ and rebuild it (tree records and search index) from the Markdown.
     Rebuild {
         #[command(flatten)]
@@ -120,7 +123,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Init => compact::init(&ctx),
         Command::Compact(args) => compact::compact(&ctx, &args),
-        Command::Status => compact::status(&ctx),
+        Command::Status { llm } => llm::status(&ctx, &llm),
         Command::Rebuild { llm } => compact::rebuild(&ctx, &llm),
         Command::Summarize { paths, llm } => llm::summarize(&ctx, &llm, &paths),
         Command::Llm(llm::LlmCommand::Check(args)) => llm::check(&ctx, &args),

@@ -254,10 +254,13 @@ impl<'s> OllamaSummarizer<'s> {
         system: &str,
         user: String,
     ) -> std::result::Result<String, SummaryError> {
+        // Everything sent is redacted here, whoever built the prompt (an
+        // agent's edit to a node is not redacted on disk).
+        let user = crate::redact::redact(&user).into_owned();
         let mut options = ModelOptions::default()
             .num_ctx(self.settings.num_ctx)
             .temperature(self.settings.temperature);
-        options = options.num_predict(2048);
+        options = options.num_predict(prompt::answer_tokens(self.settings.num_ctx as usize) as i32);
         let mut request = GenerationRequest::new(self.settings.model.clone(), user.clone())
             .system(system.to_string())
             .options(options);
@@ -386,8 +389,12 @@ impl<'s> OllamaSummarizer<'s> {
             }
             changed
         };
-        let text: usize = changed.iter().map(|c| c.body.len()).sum::<usize>() + prev.summary.len();
-        prompt::fits(text, self.settings.num_ctx as usize).then_some((prev.summary, changed))
+        let tokens: usize = changed
+            .iter()
+            .map(|c| prompt::tokens(&c.body))
+            .sum::<usize>()
+            + prompt::tokens(&prev.summary);
+        prompt::fits(tokens, self.settings.num_ctx as usize).then_some((prev.summary, changed))
     }
 
     fn remember_previous(&self, req: &SummaryRequest, summary: &str) {
@@ -435,10 +442,13 @@ impl<'s> OllamaSummarizer<'s> {
                 // The sources' text is as summarised (only frontmatter moved).
                 return Ok(self.summary(previous));
             }
-            let answer = self
-                .generate(&system, prompt::update(req.node, &previous, &changed))
+            let body = self
+                .ask(
+                    req.node,
+                    &system,
+                    prompt::update(req.node, &previous, &changed),
+                )
                 .await?;
-            let body = prompt::accept(&answer).map_err(|reason| implausible(req.node, reason))?;
             return Ok(self.summary(body));
         }
         let parts = prompt::chunks(&req.sources, self.settings.num_ctx as usize);
@@ -446,13 +456,37 @@ impl<'s> OllamaSummarizer<'s> {
         let n = parts.len();
         for (i, part) in parts.iter().enumerate() {
             let label = (n > 1).then_some((i + 1, n));
-            let answer = self
-                .generate(&system, prompt::user(req.node, label, part))
-                .await?;
-            partials.push(prompt::accept(&answer).map_err(|reason| implausible(req.node, reason))?);
+            partials.push(
+                self.ask(req.node, &system, prompt::user(req.node, label, part))
+                    .await?,
+            );
         }
         let body = self.merge(req.node, &system, partials).await?;
         Ok(self.summary(body))
+    }
+
+    /// One model call whose answer must be a plausible summary, cached by
+    /// the prompt itself: a run interrupted half-way through a node's
+    /// chunks resumes from the first chunk not yet answered.
+    async fn ask(
+        &self,
+        node: NodeId,
+        system: &str,
+        user: String,
+    ) -> std::result::Result<String, SummaryError> {
+        let mut h = blake3::Hasher::new();
+        h.update(system.as_bytes());
+        h.update(&[0]);
+        h.update(user.as_bytes());
+        let key = self.cache_key(h.finalize().as_bytes(), "call");
+        if let Some(answer) = self.cached(&key) {
+            self.count_hit();
+            return Ok(answer);
+        }
+        let answer = self.generate(system, user).await?;
+        let body = prompt::accept(&answer).map_err(|reason| implausible(node, reason))?;
+        self.remember(&key, &body);
+        Ok(body)
     }
 
     /// Merges partial summaries, in groups that fit the context if needed.
@@ -481,8 +515,7 @@ impl<'s> OllamaSummarizer<'s> {
                     continue;
                 }
                 let texts: Vec<String> = group.into_iter().map(|s| s.body).collect();
-                let answer = self.generate(system, prompt::merge(node, &texts)).await?;
-                next.push(prompt::accept(&answer).map_err(|reason| implausible(node, reason))?);
+                next.push(self.ask(node, system, prompt::merge(node, &texts)).await?);
             }
             if stalled && next.len() == partials.len() {
                 // Each partial alone fills the context: keep them all, in order.
@@ -507,18 +540,20 @@ impl<'s> OllamaSummarizer<'s> {
             }
             None => {
                 let rt = self.runtime()?;
-                let budget = (self.settings.num_ctx as usize).saturating_sub(1500) * 4;
-                let mut ctx = context.to_string();
-                if ctx.len() > budget {
-                    // Oldest material first in `context`: keep the most recent.
-                    let mut cut = ctx.len() - budget;
-                    while !ctx.is_char_boundary(cut) {
-                        cut += 1;
-                    }
-                    ctx = ctx[cut..].to_string();
-                }
                 let system = format!("{}\n{}", prompt::system(Level::Root), ROOT_RULES);
-                let answer = rt.block_on(self.generate(&system, ctx))?;
+                let answer = rt.block_on(async {
+                    // Too long for one call: the tree's summaries are merged
+                    // down first, in chunks, never cut.
+                    let ctx =
+                        if prompt::fits(prompt::tokens(context), self.settings.num_ctx as usize) {
+                            context.to_string()
+                        } else {
+                            let pieces = root_pieces(context);
+                            let merge_system = prompt::system(Level::Monthly);
+                            self.merge(NodeId::Root, &merge_system, pieces).await?
+                        };
+                    self.generate(&system, ctx).await
+                })?;
                 let sections = parse_root(&answer).ok_or_else(|| implausible(NodeId::Root, "the answer lacks ## Active Context, ## Recent Patterns or ## Historical Summary".into()))?;
                 self.remember(&key, &answer);
                 return Ok(sections);
@@ -539,6 +574,18 @@ const ROOT_RULES: &str = "Write ROOT.md's narrative sections from the summaries 
 ## Active Context (what is happening in the last ~7 days, one bullet per thread), ## Recent Patterns (cross-cutting insights), \
 ## Historical Summary (one bullet per month or range, `- YYYY-MM: key events`). Keep it short: at most 40 lines in all. \
 Do not write a Topics Index; hipo computes it.";
+
+/// ROOT's context cut at its `===== path =====` headers, for merging.
+fn root_pieces(context: &str) -> Vec<String> {
+    let mut pieces: Vec<String> = Vec::new();
+    for line in context.split_inclusive('\n') {
+        match pieces.last_mut() {
+            Some(last) if !line.starts_with("===== ") => last.push_str(line),
+            _ => pieces.push(line.to_string()),
+        }
+    }
+    pieces
+}
 
 fn parse_root(answer: &str) -> Option<[String; 3]> {
     let mut out: [String; 3] = Default::default();
@@ -621,6 +668,15 @@ impl Summarizer for OllamaSummarizer<'_> {
                                 let req = &requests[i];
                                 progress.started(req.node);
                                 let r = self.summarize_one(req).await;
+                                // Saved as soon as it is done: Ctrl-C or a
+                                // crash later in the batch loses no summary.
+                                if let Ok(s) = &r {
+                                    self.remember(
+                                        &self.cache_key(&req.input_hash, "node"),
+                                        &s.body,
+                                    );
+                                    self.remember_previous(req, &s.body);
+                                }
                                 progress.finished(req.node);
                                 (i, r)
                             }))
@@ -628,13 +684,6 @@ impl Summarizer for OllamaSummarizer<'_> {
                             .collect(),
                         );
                     for (i, r) in done {
-                        if let Ok(s) = &r {
-                            self.remember(
-                                &self.cache_key(&requests[i].input_hash, "node"),
-                                &s.body,
-                            );
-                            self.remember_previous(&requests[i], &s.body);
-                        }
                         results[i] = Some(r);
                     }
                 }

@@ -23,12 +23,31 @@ pub const REQUIRED_SECTIONS: [&str; 5] = [
 /// Shortest answer accepted as a summary, in bytes.
 pub const MIN_SUMMARY_BYTES: usize = 120;
 
-/// Tokens kept free for the instructions and the answer.
-const RESERVED_TOKENS: usize = 1500;
+/// The longest answer asked for (`num_predict`): a quarter of the
+/// context, at least 256 and at most 2048 tokens.
+pub fn answer_tokens(num_ctx: usize) -> usize {
+    (num_ctx / 4).clamp(256, 2048)
+}
 
-/// A rough token count (≈ 4 bytes a token).
+/// Tokens kept free beside the input: the answer, and the instructions
+/// (the longest system prompt is about 500 tokens) with a margin.
+fn reserved(num_ctx: usize) -> usize {
+    answer_tokens(num_ctx) + 900
+}
+
+/// A conservative token count: about 4 ASCII bytes a token, and a token
+/// for every other character (a Hangul syllable or a kanji is one or more
+/// tokens for most models, though it is 3 bytes).
 pub fn tokens(text: &str) -> usize {
-    text.len().div_ceil(4)
+    let (mut ascii, mut other) = (0usize, 0usize);
+    for b in text.bytes() {
+        if b.is_ascii() {
+            ascii += 1;
+        } else if b & 0xC0 != 0x80 {
+            other += 1;
+        }
+    }
+    ascii.div_ceil(4) + other
 }
 
 const COMMON_RULES: &str = "\
@@ -116,16 +135,17 @@ pub fn update(node: NodeId, previous: &str, changed: &[SourceText]) -> String {
     out
 }
 
-/// True when `bytes` of input fit in the context next to the instructions.
-pub fn fits(bytes: usize, num_ctx: usize) -> bool {
-    bytes.div_ceil(4) + RESERVED_TOKENS <= num_ctx
+/// True when input of `tokens` fits in the context next to the
+/// instructions and the answer.
+pub fn fits(tokens: usize, num_ctx: usize) -> bool {
+    tokens + reserved(num_ctx) <= num_ctx
 }
 
 /// Splits sources into groups that each fit `num_ctx`, cutting a source
 /// that is too long on line boundaries. Every input line lands in exactly
 /// one chunk.
 pub fn chunks(sources: &[SourceText], num_ctx: usize) -> Vec<Vec<SourceText>> {
-    let budget = num_ctx.saturating_sub(RESERVED_TOKENS).max(256);
+    let budget = num_ctx.saturating_sub(reserved(num_ctx)).max(256);
     let mut out: Vec<Vec<SourceText>> = Vec::new();
     let mut current: Vec<SourceText> = Vec::new();
     let mut used = 0;
@@ -150,41 +170,50 @@ fn split_source(s: &SourceText, budget: usize) -> Vec<SourceText> {
     }
     let mut parts = Vec::new();
     let mut body = String::new();
-    let mut lines = 0;
+    let (mut lines, mut used) = (0, 0);
+    let piece = |body: String, lines: usize| SourceText {
+        path: s.path.clone(),
+        body,
+        lines,
+    };
     for line in s.body.split_inclusive('\n') {
-        if !body.is_empty() && tokens(&body) + tokens(line) + 16 > budget {
-            parts.push(SourceText {
-                path: s.path.clone(),
-                body: std::mem::take(&mut body),
-                lines,
-            });
-            lines = 0;
+        let t = tokens(line);
+        if !body.is_empty() && used + t + 16 > budget {
+            parts.push(piece(std::mem::take(&mut body), std::mem::take(&mut lines)));
+            used = 0;
         }
         // A single line longer than the budget is cut on char boundaries.
         let mut rest = line;
         while tokens(rest) + 16 > budget {
-            let mut cut = (budget - 16) * 4;
-            while !rest.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            parts.push(SourceText {
-                path: s.path.clone(),
-                body: rest[..cut].to_string(),
-                lines: 1,
-            });
+            let cut = cut_at(rest, budget - 16);
+            parts.push(piece(rest[..cut].to_string(), 1));
             rest = &rest[cut..];
         }
         body.push_str(rest);
+        used += tokens(rest);
         lines += 1;
     }
     if !body.is_empty() {
-        parts.push(SourceText {
-            path: s.path.clone(),
-            body,
-            lines,
-        });
+        parts.push(piece(body, lines));
     }
     parts
+}
+
+/// The byte index (a char boundary, after at least one char) where `text`
+/// reaches `budget` tokens.
+fn cut_at(text: &str, budget: usize) -> usize {
+    let (mut ascii, mut other) = (0usize, 0usize);
+    for (i, c) in text.char_indices() {
+        if c.is_ascii() {
+            ascii += 1;
+        } else {
+            other += 1;
+        }
+        if i > 0 && ascii.div_ceil(4) + other > budget {
+            return i;
+        }
+    }
+    text.len()
 }
 
 /// Cleans a model's answer (code fences, stray frontmatter) and checks it
@@ -260,9 +289,28 @@ mod tests {
         assert_eq!(joined, original);
         for p in &parts {
             let t: usize = p.iter().map(|s| tokens(&s.body) + 16).sum();
-            assert!(t <= 4096 - RESERVED_TOKENS, "{t}");
+            assert!(t <= 4096 - reserved(4096), "{t}");
         }
         assert_eq!(chunks(&[src("c", 5)], 4096).len(), 1);
+    }
+
+    #[test]
+    fn korean_counts_a_token_a_syllable() {
+        assert_eq!(tokens("abcd"), 1);
+        assert_eq!(tokens("회의에서"), 4);
+        let long = SourceText {
+            path: "k".into(),
+            body: "회의".repeat(4000),
+            lines: 1,
+        };
+        let parts = chunks(std::slice::from_ref(&long), 4096);
+        assert!(parts.len() >= 2, "{}", parts.len());
+        for p in &parts {
+            let t: usize = p.iter().map(|s| tokens(&s.body) + 16).sum();
+            assert!(t <= 4096 - reserved(4096), "{t}");
+        }
+        let joined: String = parts.iter().flatten().map(|s| s.body.as_str()).collect();
+        assert_eq!(joined, long.body);
     }
 
     #[test]

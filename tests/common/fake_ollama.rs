@@ -25,6 +25,9 @@ pub enum Mode {
     Empty,
     /// A JSON answer too short to be a summary.
     Short,
+    /// Answers the first N generate calls it receives, then refuses (500):
+    /// a server that goes away mid-run.
+    FailAfter(usize),
 }
 
 /// One request as received.
@@ -40,6 +43,8 @@ struct Shared {
     mode: Mutex<Option<Mode>>,
     in_flight: AtomicUsize,
     max_in_flight: AtomicUsize,
+    /// Generate calls received so far.
+    generated: AtomicUsize,
     stop: AtomicBool,
 }
 
@@ -158,11 +163,24 @@ fn handle(mut stream: TcpStream, s: &Shared) {
             r#"{"models":[{"name":"fake:latest","modified_at":"2026-01-01T00:00:00Z","size":1}]}"#
                 .to_string(),
         ),
-        "/api/generate" => generate(&json, &mode),
+        "/api/generate" => {
+            let served = s.generated.fetch_add(1, Ordering::SeqCst);
+            match mode {
+                Mode::FailAfter(n) if served >= n => {
+                    (500, r#"{"error":"server is shutting down"}"#.to_string())
+                }
+                Mode::FailAfter(_) => generate(&json, &Mode::Ok),
+                _ => generate(&json, &mode),
+            }
+        }
         _ => (404, r#"{"error":"not found"}"#.to_string()),
     };
     s.in_flight.fetch_sub(1, Ordering::SeqCst);
-    let reason = if status == 200 { "OK" } else { "Not Found" };
+    let reason = match status {
+        200 => "OK",
+        404 => "Not Found",
+        _ => "Internal Server Error",
+    };
     let _ = write!(
         stream,
         "HTTP/1.1 {status} {reason}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{reply}",
@@ -189,7 +207,7 @@ fn generate(req: &serde_json::Value, mode: &Mode) -> (u16, String) {
             std::thread::sleep(*d);
             summary(prompt, system)
         }
-        Mode::Ok => summary(prompt, system),
+        Mode::Ok | Mode::FailAfter(_) => summary(prompt, system),
     };
     let reply = serde_json::json!({
         "model": model,

@@ -1,0 +1,80 @@
+//! Search on real agent conversations: four days of the MemAware corpus
+//! (`fixtures/memaware`, MIT licence), through the real binary.
+
+mod common;
+
+use common::{Project, copy_dir};
+use serde_json::Value;
+use std::path::Path;
+
+fn corpus() -> Project {
+    let p = Project::empty();
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/memaware/memory"),
+        &p.path().join("memory"),
+    );
+    p
+}
+
+#[test]
+fn ranking_holds_on_the_eval_excerpt() {
+    let p = corpus();
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/eval/memaware-excerpt.jsonl");
+    let out = p
+        .hipo()
+        .args(["--json", "eval"])
+        .arg(fixture)
+        .args(["-k", "1,5"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let all = &v["overall"];
+    assert_eq!(all["cases"], 13);
+    // Measured 1.0 and 0.887 when written; a ranking change that loses a
+    // case from the top 5 or drops MRR much fails here.
+    assert_eq!(all["recall"]["5"].as_f64().unwrap(), 1.0, "{v:#}");
+    assert!(all["mrr"].as_f64().unwrap() >= 0.8, "{v:#}");
+}
+
+#[test]
+fn a_question_finds_the_session_where_the_user_said_it() {
+    let p = corpus();
+    let out = p
+        .hipo()
+        .args([
+            "--json",
+            "search",
+            "which hotel did I stay at in Chicago?",
+            "-n",
+            "3",
+        ])
+        .output()
+        .unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let hit = &v["hits"][0];
+    assert_eq!(hit["path"], "memory/2023-06-02.md");
+    let [lo, hi] = [0, 1].map(|i| hit["lines"][i].as_u64().unwrap());
+    assert!(lo <= 1250 && 1250 <= hi, "{hit}");
+    let line = hit["line"].as_u64().unwrap();
+    assert!(lo <= line && line <= hi, "{hit}");
+    let text = std::fs::read_to_string(p.path().join("memory/2023-06-02.md")).unwrap();
+    let session: Vec<&str> = text
+        .lines()
+        .skip(lo as usize - 1)
+        .take((hi - lo + 1) as usize)
+        .collect();
+    assert!(
+        session
+            .iter()
+            .any(|l| l.starts_with("User:") && l.contains("Chicago")),
+        "the user's own words are in the hit's section"
+    );
+    let said = text.lines().nth(line as usize - 1).unwrap().to_lowercase();
+    assert!(said.contains("hotel") || said.contains("chicago"), "{said}");
+}
