@@ -21,19 +21,12 @@ fn ranking_holds_on_the_eval_excerpt() {
     let p = corpus();
     let fixture =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/eval/memaware-excerpt.jsonl");
-    let out = p
-        .hipo()
-        .args(["--json", "eval"])
-        .arg(fixture)
-        .args(["-k", "1,5"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = p.json([
+        std::ffi::OsStr::new("eval"),
+        fixture.as_os_str(),
+        "-k".as_ref(),
+        "1,5".as_ref(),
+    ]);
     let all = &v["overall"];
     assert_eq!(all["cases"], 13);
     // Measured 1.0 and 0.887 when written; a ranking change that loses a
@@ -45,18 +38,7 @@ fn ranking_holds_on_the_eval_excerpt() {
 #[test]
 fn a_question_finds_the_session_where_the_user_said_it() {
     let p = corpus();
-    let out = p
-        .hipo()
-        .args([
-            "--json",
-            "search",
-            "which hotel did I stay at in Chicago?",
-            "-n",
-            "3",
-        ])
-        .output()
-        .unwrap();
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = p.json(["search", "which hotel did I stay at in Chicago?", "-n", "3"]);
     let hit = &v["hits"][0];
     assert_eq!(hit["path"], "memory/2023-06-02.md");
     let [lo, hi] = [0, 1].map(|i| hit["lines"][i].as_u64().unwrap());

@@ -18,19 +18,7 @@ fn sample() -> Project {
 
 /// Runs `hipo --json search ARGS…` and returns its hits.
 fn hits(p: &Project, args: &[&str]) -> Vec<Value> {
-    let out = p
-        .hipo()
-        .arg("--json")
-        .arg("search")
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = p.json(std::iter::once("search").chain(args.iter().copied()));
     v["hits"].as_array().unwrap().clone()
 }
 
@@ -233,11 +221,7 @@ fn a_deleted_or_corrupt_cache_is_rebuilt() {
 #[test]
 fn index_reports_and_is_incremental() {
     let p = sample();
-    let run = |p: &Project| -> Value {
-        let out = p.hipo().args(["--json", "index"]).output().unwrap();
-        assert!(out.status.success());
-        serde_json::from_slice(&out.stdout).unwrap()
-    };
+    let run = |p: &Project| -> Value { p.json(["index"]) };
     let first = run(&p);
     assert!(first["rebuilt"].is_string(), "{first}");
     assert!(first["files_indexed"].as_u64().unwrap() > 40);
@@ -317,18 +301,10 @@ fn eval_scores_a_fixture() {
             "\n"
         ),
     );
-    let out = p
-        .hipo()
-        .args(["--json", "eval"])
-        .arg(p.path().join("eval.jsonl"))
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = p.json([
+        std::ffi::OsStr::new("eval"),
+        p.path().join("eval.jsonl").as_os_str(),
+    ]);
     assert_eq!(v["overall"]["cases"], 3);
     let r10 = v["overall"]["recall"]["10"].as_f64().unwrap();
     assert!((r10 - 2.0 / 3.0).abs() < 1e-9, "{v}");

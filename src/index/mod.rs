@@ -355,9 +355,16 @@ impl SearchIndex {
     }
 
     fn writer(&self, threads: usize) -> Result<IndexWriter> {
+        // One merge thread: merges are small and run in the foreground
+        // (see `compact_segments`); every thread started costs an append.
+        let options = tantivy::indexer::IndexWriterOptions::builder()
+            .num_worker_threads(threads)
+            .num_merge_threads(1)
+            .memory_budget_per_thread(40_000_000)
+            .build();
         let writer: IndexWriter = self
             .index
-            .writer_with_num_threads(threads, threads * 40_000_000)
+            .writer_with_options(options)
             .map_err(index_err("opening a writer"))?;
         writer.set_merge_policy(Box::new(NoMergePolicy));
         Ok(writer)
@@ -867,7 +874,11 @@ fn clear_files(store: &Store) -> Result<()> {
 /// Writes file records (`None` deletes) and the index version, in one
 /// transaction.
 fn save_files(store: &Store, updates: &[(String, Option<IndexedFile>)]) -> Result<()> {
-    let txn = store.db().begin_write().map_err(|e| store.err(e))?;
+    let mut txn = store.db().begin_write().map_err(|e| store.err(e))?;
+    // Not synced here (the store syncs when it closes): records lost to a
+    // crash only make the next sync redo work that is idempotent.
+    txn.set_durability(redb::Durability::None)
+        .map_err(|e| store.err(e))?;
     {
         let mut files = txn.open_table(FILES).map_err(|e| store.err(e))?;
         for (rel, rec) in updates {

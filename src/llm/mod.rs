@@ -186,6 +186,8 @@ pub struct OllamaSummarizer<'s> {
     /// Ignore the cache (the model or prompt changed and the user asked).
     pub resummarize: bool,
     stats: Mutex<Stats>,
+    /// When the cache was last synced to disk.
+    last_sync: Mutex<Option<Instant>>,
 }
 
 impl<'s> OllamaSummarizer<'s> {
@@ -199,6 +201,7 @@ impl<'s> OllamaSummarizer<'s> {
             store,
             resummarize: false,
             stats: Mutex::new(Stats::default()),
+            last_sync: Mutex::new(None),
         })
     }
 
@@ -230,12 +233,27 @@ impl<'s> OllamaSummarizer<'s> {
         let Some(store) = self.store else { return };
         // A cache write that fails only costs a call next time.
         let write = || -> std::result::Result<(), redb::Error> {
-            let txn = store.db().begin_write()?;
+            let mut txn = store.db().begin_write()?;
+            txn.set_durability(self.durability())?;
             txn.open_table(SUMMARIES)?.insert(key, body)?;
             txn.commit()?;
             Ok(())
         };
         let _ = write();
+    }
+
+    /// Answers are synced to disk at most once a second (and when the store
+    /// closes): a crash loses at most a second of answers, and a fast model
+    /// does not wait on a sync for each one.
+    fn durability(&self) -> redb::Durability {
+        let Ok(mut last) = self.last_sync.lock() else {
+            return redb::Durability::Immediate;
+        };
+        if last.is_some_and(|t| t.elapsed() < Duration::from_secs(1)) {
+            return redb::Durability::None;
+        }
+        *last = Some(Instant::now());
+        redb::Durability::Immediate
     }
 
     fn runtime(&self) -> std::result::Result<tokio::runtime::Runtime, SummaryError> {
@@ -413,7 +431,8 @@ impl<'s> OllamaSummarizer<'s> {
         };
         let key = self.previous_key(req.node);
         let write = || -> std::result::Result<(), redb::Error> {
-            let txn = store.db().begin_write()?;
+            let mut txn = store.db().begin_write()?;
+            txn.set_durability(self.durability())?;
             txn.open_table(PREVIOUS)?
                 .insert(key.as_str(), crate::codec::encode(&prev).as_slice())?;
             txn.commit()?;

@@ -69,18 +69,38 @@ impl Project {
         cmd
     }
 
-    /// Runs `hipo compact --today DATE`, returning (exit code, stdout, stderr).
-    pub fn compact(&self, today: &str) -> (i32, String, String) {
-        let out = self
-            .hipo()
-            .args(["compact", "--today", today])
-            .output()
-            .unwrap();
+    /// Runs `hipo ARGS…`, returning (exit code, stdout, stderr).
+    pub fn run<I, S>(&self, args: I) -> (i32, String, String)
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<std::ffi::OsStr>,
+    {
+        let out = self.hipo().args(args).output().unwrap();
         (
             out.status.code().unwrap_or(-1),
             String::from_utf8_lossy(&out.stdout).into_owned(),
             String::from_utf8_lossy(&out.stderr).into_owned(),
         )
+    }
+
+    /// Runs `hipo --json ARGS…`, which must succeed, and parses its output.
+    pub fn json<I, S>(&self, args: I) -> serde_json::Value
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<std::ffi::OsStr>,
+    {
+        let out = self.hipo().arg("--json").args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    }
+
+    /// Runs `hipo compact --today DATE`, returning (exit code, stdout, stderr).
+    pub fn compact(&self, today: &str) -> (i32, String, String) {
+        self.run(["compact", "--today", today])
     }
 
     /// Every Markdown file under memory/ with its bytes, sorted.
