@@ -4,7 +4,6 @@
 mod common;
 
 use common::{Project, copy_dir};
-use serde_json::Value;
 use std::path::Path;
 
 fn corpus() -> Project {
