@@ -206,6 +206,7 @@ mod tests {
                 lines: [40, 50],
                 level: DocLevel::Weekly,
             }],
+            also_in_more: 0,
             text: None,
         }
     }

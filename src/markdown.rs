@@ -269,11 +269,12 @@ pub struct Entry {
     pub kind: EntryType,
 }
 
-/// The `## ` headings of a body, outside fenced code blocks.
-pub fn entries(body: &str) -> Vec<Entry> {
+/// The `#` and `##` headings of a text, outside fenced code blocks: the
+/// 0-based index of the line, the depth (1 or 2) and the heading's text.
+pub fn headings(text: &str) -> Vec<(usize, usize, &str)> {
     let mut out = Vec::new();
     let mut fence: Option<&str> = None;
-    for (i, line) in body.lines().enumerate() {
+    for (i, line) in text.lines().enumerate() {
         let trimmed = line.trim_start();
         if let Some(marker) = fence {
             if trimmed.starts_with(marker) {
@@ -281,24 +282,33 @@ pub fn entries(body: &str) -> Vec<Entry> {
             }
             continue;
         }
-        if trimmed.starts_with("```") {
-            fence = Some("```");
+        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
+            fence = Some(&trimmed[..3]);
             continue;
         }
-        if trimmed.starts_with("~~~") {
-            fence = Some("~~~");
-            continue;
-        }
-        if let Some(h) = line.strip_prefix("## ") {
-            let (title, kind) = split_type_tag(h.trim());
-            out.push(Entry {
-                line: i + 1,
-                title: title.to_string(),
-                kind,
-            });
+        if let Some(h) = line.strip_prefix("# ") {
+            out.push((i, 1, h.trim()));
+        } else if let Some(h) = line.strip_prefix("## ") {
+            out.push((i, 2, h.trim()));
         }
     }
     out
+}
+
+/// The `## ` headings of a body, outside fenced code blocks.
+pub fn entries(body: &str) -> Vec<Entry> {
+    headings(body)
+        .into_iter()
+        .filter(|(_, depth, _)| *depth == 2)
+        .map(|(i, _, h)| {
+            let (title, kind) = split_type_tag(h);
+            Entry {
+                line: i + 1,
+                title: title.to_string(),
+                kind,
+            }
+        })
+        .collect()
 }
 
 /// Splits `Title [type]` into the title and its type (project if untagged).
@@ -358,6 +368,22 @@ pub fn topics_of(body: &str) -> Vec<Topic> {
         .filter_map(|e| Topic::parse(&format!("{} [{}]", e.title, e.kind.as_str())))
         .filter(|t| seen.insert(t.clone()))
         .collect()
+}
+
+/// A conservative token count, for every budget hipo keeps (ROOT's cap, a
+/// model's context): about 4 ASCII bytes a token, and a token for every
+/// other character (a Hangul syllable or a kanji is one or more tokens for
+/// most models, though it is 3 bytes).
+pub fn estimate_tokens(text: &str) -> usize {
+    let (mut ascii, mut other) = (0usize, 0usize);
+    for b in text.bytes() {
+        if b.is_ascii() {
+            ascii += 1;
+        } else if b & 0xC0 != 0x80 {
+            other += 1;
+        }
+    }
+    ascii.div_ceil(4) + other
 }
 
 /// Number of lines as an editor counts them.

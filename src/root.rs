@@ -45,9 +45,7 @@ pub struct RootInput<'a> {
 }
 
 /// A rough token count (≈ 4 bytes a token), enough to enforce the cap.
-pub fn estimate_tokens(text: &str) -> usize {
-    text.len().div_ceil(4)
-}
+pub use crate::markdown::estimate_tokens;
 
 /// Builds ROOT.md.
 pub fn build(input: &RootInput) -> String {
@@ -99,7 +97,10 @@ pub fn build(input: &RootInput) -> String {
         }
         out
     };
-    let budget = input.max_tokens.saturating_mul(4);
+    let budget = input.max_tokens;
+    let size_of = |h: &str, topics: &[TopicLine], omitted: usize| {
+        estimate_tokens(&render(h, topics, omitted))
+    };
     let mut history = kept[2]
         .clone()
         .or_else(|| written(2))
@@ -107,15 +108,15 @@ pub fn build(input: &RootInput) -> String {
     // Over the cap, Historical Summary is compressed first: the model's
     // text loses its oldest lines (down to a floor); the mechanical one
     // drops its topics.
-    if render(&history, &topics, 0).len() > budget && kept[2].is_none() {
+    if size_of(&history, &topics, 0) > budget && kept[2].is_none() {
         history = match written(2) {
-            Some(model) => shorten_oldest(&model, HISTORY_FLOOR, |h| {
-                render(h, &topics, 0).len() <= budget
-            }),
+            Some(model) => {
+                shorten_oldest(&model, HISTORY_FLOOR, |h| size_of(h, &topics, 0) <= budget)
+            }
             None => auto(historical_summary(input, false)),
         };
     }
-    if render(&history, &topics, 0).len() <= budget {
+    if size_of(&history, &topics, 0) <= budget {
         return render(&history, &topics, 0);
     }
     // Then the oldest project topics, then the oldest references; user and
@@ -136,13 +137,15 @@ pub fn build(input: &RootInput) -> String {
             std::cmp::Reverse(topics[i].age),
         )
     });
-    let mut size = render(&history, &topics, 0).len();
+    // Sizes below are kept conservatively: a dropped line saves one token
+    // less than its own estimate, an added one costs all of its own.
+    let mut size = size_of(&history, &topics, 0);
     let mut drop = vec![false; topics.len()];
     let mut moved: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let (mut moved_bytes, mut omitted) = (0, 0);
+    let (mut moved_tokens, mut omitted) = (0, 0);
     let over = |size: usize, omitted: usize| {
         size + if omitted > 0 {
-            omitted_line(omitted).len()
+            estimate_tokens(&omitted_line(omitted))
         } else {
             0
         } > budget
@@ -153,20 +156,22 @@ pub fn build(input: &RootInput) -> String {
         }
         let t = &topics[i];
         drop[i] = true;
-        size -= t.text.len() + 1;
+        size -= estimate_tokens(&t.text).saturating_sub(1);
         let month = (input.today - chrono::Duration::days(t.age))
             .format("%Y-%m")
             .to_string();
         let cost = match moved.get(&month) {
-            Some(_) => t.topic.keyword.len() + 2,
-            None => moved_line(&month, &[&t.topic.keyword]).len(),
+            Some(_) => estimate_tokens(&t.topic.keyword) + 1,
+            None => estimate_tokens(&moved_line(&month, &[&t.topic.keyword])),
         };
-        if t.topic.kind == EntryType::Project && t.age > 90 && moved_bytes + cost <= budget / 4 {
+        // Not into a hand-written Historical Summary: it is kept verbatim.
+        let movable = t.topic.kind == EntryType::Project && t.age > 90 && kept[2].is_none();
+        if movable && moved_tokens + cost <= budget / 4 {
             moved
                 .entry(month)
                 .or_default()
                 .push(t.topic.keyword.clone());
-            moved_bytes += cost;
+            moved_tokens += cost;
             size += cost;
         } else {
             omitted += 1;
@@ -550,6 +555,25 @@ mod tests {
             "{out}"
         );
         assert!(out.contains("likes-rust [user"));
+    }
+
+    #[test]
+    fn a_hand_written_history_gets_no_moved_topics() {
+        let existing = "---\ntype: root\n---\n## Historical Summary\n- my own account\n";
+        let mut inp = input(Some(existing), 600);
+        for i in 0..200 {
+            inp.days.push((
+                d("2026-06-01"),
+                vec![t(&format!("old-project-{i}"), EntryType::Project)],
+            ));
+        }
+        let out = build(&inp);
+        assert!(
+            out.contains("## Historical Summary\n- my own account\n\n"),
+            "{out}"
+        );
+        assert!(!out.contains("(earlier topics)"), "{out}");
+        assert!(out.contains("older topics omitted"));
     }
 
     #[test]

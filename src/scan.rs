@@ -109,7 +109,8 @@ fn glob_set(globs: &[String]) -> Result<globset::GlobSet> {
 
 /// The literal directory each glob starts in (`docs` for `docs/**/*.md`)
 /// and how deep below it a match can be (unbounded with `**`), so only
-/// those directories are walked, never the whole project.
+/// those directories are walked. A glob starting with a wildcard
+/// (`**/*.md`) walks the whole project, dot-directories aside.
 fn glob_bases(globs: &[String]) -> Vec<(String, usize)> {
     let mut bases: Vec<(String, usize)> = globs
         .iter()

@@ -386,3 +386,61 @@ fn human_output() {
     }
     insta::assert_snapshot!(masked);
 }
+
+#[test]
+fn a_secret_in_a_heading_is_neither_found_nor_shown() {
+    let p = sample();
+    let token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+    p.append(
+        "memory/2027-01-20.md",
+        &format!("\n## Rotated GITHUB_TOKEN={token} for CI [project]\n- outcome: zeppelin deploys green\n"),
+    );
+    assert!(hits(&p, &[token]).is_empty());
+    let h = &hits(&p, &["zeppelin"])[0];
+    let heading = h["heading"].as_str().unwrap();
+    assert!(
+        heading.contains("[REDACTED]") && !heading.contains(token),
+        "{heading}"
+    );
+}
+
+#[test]
+fn a_key_block_longer_than_a_window_never_shows_in_a_snippet() {
+    let p = sample();
+    let key_line = "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAABlwAAAAdzc2gtcn";
+    let mut entry = String::from("\n## Deploy box setup [project]\n");
+    for i in 0..30 {
+        entry.push_str(&format!("- step {i}: checked the deploy box settings\n"));
+    }
+    entry.push_str("- the zeppelin deploy key follows\n-----BEGIN OPENSSH PRIVATE KEY-----\n");
+    for _ in 0..40 {
+        entry.push_str(key_line);
+        entry.push('\n');
+    }
+    entry.push_str("-----END OPENSSH PRIVATE KEY-----\n- done\n");
+    p.append("memory/2027-01-20.md", &entry);
+    let h = hits(&p, &["zeppelin", "--full"]);
+    assert_eq!(h.len(), 1);
+    for field in ["snippet", "snippet_text", "text"] {
+        let shown = h[0][field].as_str().unwrap();
+        assert!(!shown.contains(&key_line[..20]), "{field}: {shown}");
+    }
+}
+
+#[test]
+fn a_stale_hit_id_says_search_again() {
+    let p = sample();
+    let id = hits(&p, &["cutover rehearsal"])[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let path = "memory/2027-01-05.md";
+    let text = p.read(path);
+    p.write(
+        path,
+        format!("# 2027-01-05\n\nA new first paragraph.\n\n{text}"),
+    );
+    let (code, _, err) = p.run(["get", &id]);
+    assert_eq!(code, 2);
+    assert!(err.contains("search again"), "{err}");
+}

@@ -198,7 +198,14 @@ fn print_hits(s: Style, hits: &[Hit]) {
                 .iter()
                 .map(|p| format!("{}:{}", p.path, p.lines[0]))
                 .collect();
-            println!("    {}", s.dim(&format!("also in: {}", places.join(", "))));
+            let more = match h.also_in_more {
+                0 => String::new(),
+                n => format!(" and {n} more"),
+            };
+            println!(
+                "    {}",
+                s.dim(&format!("also in: {}{more}", places.join(", ")))
+            );
         }
         if let Some(text) = &h.text {
             println!();

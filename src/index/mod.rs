@@ -33,6 +33,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use tantivy::indexer::NoMergePolicy;
+use tantivy::query::{BooleanQuery, Occur, TermQuery};
 use tantivy::schema::{
     Field, IndexRecordOption, NumericOptions, STORED, STRING, Schema, TextFieldIndexing,
     TextOptions,
@@ -42,7 +43,7 @@ use tantivy::{IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 /// What the index holds and how it is cut; bump with any change to the
 /// schema or to [`sections`]. Recorded with [`analyzer::ANALYZER_VERSION`]:
 /// a different pair rebuilds the index.
-pub const LAYOUT_VERSION: &str = "index-4";
+pub const LAYOUT_VERSION: &str = "index-5";
 
 /// The version string recorded in the store.
 pub fn version() -> String {
@@ -154,7 +155,7 @@ pub fn day_of(n: u64) -> Option<NaiveDate> {
 pub struct Fields {
     /// Window text, redacted; positions for phrases.
     pub body: Field,
-    /// The section heading.
+    /// `title › heading` of the section: indexed (boosted) and stored.
     pub heading: Field,
     /// Lines of the window a user wrote (`User:` turns).
     pub user: Field,
@@ -175,7 +176,6 @@ pub struct Fields {
     pub date_lo: Field,
     pub date_hi: Field,
     pub period: Field,
-    pub heading_path: Field,
     pub sec_lo: Field,
     pub sec_hi: Field,
     pub win_lo: Field,
@@ -207,13 +207,13 @@ fn schema() -> Schema {
         .set_fast()
         .set_stored();
     b.add_text_field("body", text(true));
-    b.add_text_field("heading", text(false));
+    b.add_text_field("heading", text(false).set_stored());
     b.add_text_field("user", text(false));
     b.add_text_field("path", STRING | STORED);
     b.add_text_field("key", STRING | STORED);
-    b.add_u64_field("fp", fast_u64.clone());
+    b.add_u64_field("fp", NumericOptions::default().set_indexed().set_fast());
     b.add_u64_field("sec", NumericOptions::default().set_fast());
-    b.add_u64_field("win", NumericOptions::default().set_fast().set_stored());
+    b.add_u64_field("win", NumericOptions::default().set_fast());
     b.add_text_field("level", STRING | STORED);
     b.add_u64_field("level_rank", NumericOptions::default().set_fast());
     b.add_text_field("kind", STRING | STORED);
@@ -221,7 +221,6 @@ fn schema() -> Schema {
     b.add_u64_field("date_lo", fast_u64.clone());
     b.add_u64_field("date_hi", fast_u64);
     b.add_text_field("period", STORED);
-    b.add_text_field("heading_path", STORED);
     for f in [
         "sec_lo", "sec_hi", "win_lo", "win_hi", "sbyte_lo", "sbyte_hi", "wbyte_lo", "wbyte_hi",
         "secret",
@@ -254,7 +253,6 @@ impl Fields {
             date_lo: f("date_lo")?,
             date_hi: f("date_hi")?,
             period: f("period")?,
-            heading_path: f("heading_path")?,
             sec_lo: f("sec_lo")?,
             sec_hi: f("sec_hi")?,
             win_lo: f("win_lo")?,
@@ -418,6 +416,13 @@ pub trait SyncProgress: Sync {
 pub struct NoSyncProgress;
 impl SyncProgress for NoSyncProgress {}
 
+/// What a sync starts from: what the index recorded of each file, and a
+/// scan of the tree against it.
+struct Look {
+    known: HashMap<String, IndexedFile>,
+    scan: scan::Scan,
+}
+
 /// Brings the index under `root` up to date with the Markdown and returns
 /// it open. The caller holds the project lock.
 pub fn sync(
@@ -426,40 +431,76 @@ pub fn sync(
     config: &Config,
     progress: &dyn SyncProgress,
 ) -> Result<(SearchIndex, SyncReport)> {
+    sync_from(root, store, config, None, progress)
+}
+
+/// [`sync`], from a look already taken (under the same lock) if any.
+fn sync_from(
+    root: &Path,
+    store: &Store,
+    config: &Config,
+    look: Option<Look>,
+    progress: &dyn SyncProgress,
+) -> Result<(SearchIndex, SyncReport)> {
     let mut report = SyncReport::default();
-    let mut known = load_files(store.db()).map_err(|e| store.err(e))?;
     let index = match open_current(root, store)? {
         Ok(index) => index,
         Err(why) => {
             report.rebuilt = Some(why);
-            known.clear();
             clear_files(store)?;
             SearchIndex::create(root)?
         }
     };
-    let mut scan = scan_against(root, &known, config)?;
+    let Look { known, mut scan } = match look {
+        Some(look) if report.rebuilt.is_none() => look,
+        _ => {
+            let known = match report.rebuilt {
+                Some(_) => HashMap::new(),
+                None => load_files(store.db()).map_err(|e| store.err(e))?,
+            };
+            let scan = scan_against(root, &known, config)?;
+            Look { known, scan }
+        }
+    };
     report.files = scan.files.len();
     report.problems = std::mem::take(&mut scan.problems);
-    let changed: Vec<(&String, &ScannedFile)> =
-        scan.files.iter().filter(|(_, f)| f.changed).collect();
+    let mut updates: Vec<(String, Option<IndexedFile>)> = Vec::new();
+    // A file touched but not changed (same hash) only gets a new record.
+    let mut changed: Vec<(&String, &ScannedFile)> = Vec::new();
+    for (rel, file) in scan.files.iter().filter(|(_, f)| f.changed) {
+        match known.get(rel) {
+            Some(old) if old.hash == file.record.hash => updates.push((
+                rel.clone(),
+                Some(IndexedFile {
+                    size: file.record.size,
+                    mtime_ns: file.record.mtime_ns,
+                    ..old.clone()
+                }),
+            )),
+            _ => changed.push((rel, file)),
+        }
+    }
     if changed.is_empty() && scan.removed.is_empty() {
-        if report.rebuilt.is_some() {
-            write_version(store)?;
+        if report.rebuilt.is_some() || !updates.is_empty() {
+            save_files(store, &updates)?;
         }
         return Ok((index, report));
     }
 
     progress.begin(changed.len());
     let empty = Vec::new();
-    let prepared: Vec<std::result::Result<Prepared, Problem>> = changed
-        .par_iter()
-        .map(|(rel, file)| {
-            let old = known.get(*rel).map(|f| &f.keys).unwrap_or(&empty);
-            let p = prepare(root, rel, file, old, &index.fields);
-            progress.file_done();
-            p
-        })
-        .collect();
+    let prepare_one = |(rel, file): &(&String, &ScannedFile)| {
+        let old = known.get(*rel).map(|f| &f.keys).unwrap_or(&empty);
+        let p = prepare(root, rel, file, old, &index.fields);
+        progress.file_done();
+        p
+    };
+    // A few files are read in less time than starting a thread pool takes.
+    let prepared: Vec<std::result::Result<Prepared, Problem>> = if changed.len() <= 4 {
+        changed.iter().map(prepare_one).collect()
+    } else {
+        changed.par_iter().map(prepare_one).collect()
+    };
     let bytes: u64 = changed.iter().map(|(_, f)| f.record.size).sum();
     let threads = if bytes > 4 << 20 {
         std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
@@ -467,13 +508,12 @@ pub fn sync(
         1
     };
     let mut writer = index.writer(threads)?;
-    let key_term = |k: &Key| Term::from_field_text(index.fields.key, &hex(k));
-    let mut updates: Vec<(String, Option<IndexedFile>)> = Vec::new();
+    let f = index.fields;
+    let key_term = |k: &Key| Term::from_field_text(f.key, &hex(k));
+    let path_term = |rel: &str| Term::from_field_text(f.path, rel);
     for rel in &scan.removed {
+        writer.delete_term(path_term(rel));
         if let Some(old) = known.get(rel) {
-            for k in &old.keys {
-                writer.delete_term(key_term(k));
-            }
             report.sections_removed += old.keys.len();
             report.files_removed += 1;
         }
@@ -487,12 +527,24 @@ pub fn sync(
                 continue;
             }
         };
+        // Whatever the index holds of this file that is not one of its
+        // sections now goes, whether or not the store remembered it (a sync
+        // cut short after tantivy's commit leaves no ghosts behind).
+        let mut stale: Vec<(Occur, Box<dyn tantivy::query::Query>)> = vec![(
+            Occur::Must,
+            Box::new(TermQuery::new(path_term(&p.rel), IndexRecordOption::Basic)),
+        )];
+        stale.extend(p.record.keys.iter().map(|k| {
+            let q: Box<dyn tantivy::query::Query> =
+                Box::new(TermQuery::new(key_term(k), IndexRecordOption::Basic));
+            (Occur::MustNot, q)
+        }));
+        writer
+            .delete_query(Box::new(BooleanQuery::new(stale)))
+            .map_err(index_err("deleting old sections"))?;
         let new: HashSet<&Key> = p.record.keys.iter().collect();
         if let Some(old) = known.get(&p.rel) {
-            for k in old.keys.iter().filter(|k| !new.contains(k)) {
-                writer.delete_term(key_term(k));
-                report.sections_removed += 1;
-            }
+            report.sections_removed += old.keys.iter().filter(|k| !new.contains(k)).count();
         }
         for (key, docs) in p.docs {
             writer.delete_term(key_term(&key));
@@ -537,35 +589,44 @@ fn scan_against(
     scan::scan_with_globs(root, &records, &config.search.extra_globs)
 }
 
-/// The common case, without a single disk write: the store opened read
-/// only says the index is this version and no file changed since it was
-/// synced. `None` when anything needs the full [`sync`].
-fn unchanged(root: &Path, config: &Config) -> Result<Option<(SearchIndex, SyncReport)>> {
+/// What a read-only look at the store says.
+enum Check {
+    /// The index is this version and no file changed since it was synced.
+    Fresh(Box<(SearchIndex, SyncReport)>),
+    /// Files changed: the look, for [`sync_from`] to start from.
+    Stale(Look),
+    /// No usable store or index: a full [`sync`] decides.
+    Unknown,
+}
+
+/// The common case costs not a single disk write: the store opened read
+/// only says the index is current and a stat of the tree finds no change.
+fn check(root: &Path, config: &Config) -> Result<Check> {
     let Some(db) = Store::open_read_only(root) else {
-        return Ok(None);
+        return Ok(Check::Unknown);
     };
     if read_version(&db).ok().flatten().as_deref() != Some(version().as_str())
         || !SearchIndex::exists(root)
     {
-        return Ok(None);
+        return Ok(Check::Unknown);
     }
     let Ok(known) = load_files(&db) else {
-        return Ok(None);
+        return Ok(Check::Unknown);
     };
     drop(db);
     let mut scan = scan_against(root, &known, config)?;
     if scan.any_change() {
-        return Ok(None);
+        return Ok(Check::Stale(Look { known, scan }));
     }
     let Ok(index) = SearchIndex::open(root) else {
-        return Ok(None);
+        return Ok(Check::Unknown);
     };
     let report = SyncReport {
         files: scan.files.len(),
         problems: std::mem::take(&mut scan.problems),
         ..Default::default()
     };
-    Ok(Some((index, report)))
+    Ok(Check::Fresh(Box::new((index, report))))
 }
 
 /// Keeps the segment count at most [`MAX_SEGMENTS`] by merging the small
@@ -576,16 +637,23 @@ fn compact_segments(index: &SearchIndex, writer: &mut IndexWriter) -> Result<()>
         .index
         .searchable_segment_metas()
         .map_err(index_err("listing segments"))?;
-    if metas.len() <= MAX_SEGMENTS {
+    // A segment a quarter deleted (nodes rewritten, sections re-indexed) is
+    // merged too, so deletions do not pile up in the large segments.
+    let heavy = |m: &tantivy::index::SegmentMeta| m.num_deleted_docs() * 4 > m.max_doc();
+    metas.sort_by_key(|m| m.num_docs());
+    let smallest = metas.len().saturating_sub(KEEP_SEGMENTS);
+    let too_many = metas.len() > MAX_SEGMENTS;
+    let merge: Vec<_> = metas
+        .iter()
+        .enumerate()
+        .filter(|(i, m)| (too_many && *i < smallest) || heavy(m))
+        .map(|(_, m)| m.id())
+        .collect();
+    if merge.is_empty() {
         return Ok(());
     }
-    metas.sort_by_key(|m| m.num_docs());
-    let small: Vec<_> = metas[..metas.len() - KEEP_SEGMENTS]
-        .iter()
-        .map(|m| m.id())
-        .collect();
     writer
-        .merge(&small)
+        .merge(&merge)
         .wait()
         .map_err(index_err("merging segments"))?;
     Ok(())
@@ -760,7 +828,8 @@ fn documents(
     let key_hex = hex(key);
     // The `#` title is context for every section under it: a knowledge
     // file titled "Postgres migration" answers "postgres" in each part.
-    let heading_path = s.heading_path();
+    // Headings are indexed and shown, so they are redacted like the text.
+    let heading_path = redact(&s.heading_path()).into_owned();
     s.windows
         .iter()
         .enumerate()
@@ -792,7 +861,6 @@ fn documents(
             if let Some(p) = &meta.period {
                 doc.add_text(f.period, p);
             }
-            doc.add_text(f.heading_path, &heading_path);
             for (field, v) in [
                 (f.sec_lo, s.lines.0),
                 (f.sec_hi, s.lines.1),
@@ -836,10 +904,6 @@ fn read_version(db: &impl ReadableDatabase) -> std::result::Result<Option<String
     };
     let v = table.get("version").map_err(|e| e.to_string())?;
     Ok(v.map(|v| v.value().to_string()))
-}
-
-fn write_version(store: &Store) -> Result<()> {
-    save_files(store, &[])
 }
 
 fn load_files(
@@ -933,31 +997,25 @@ pub fn fresh(
         Err(Error::Busy { .. }) => ProjectLock::acquire(root, max_wait, || {})?,
         Err(e) => return Err(e),
     };
-    if let Some((index, report)) = unchanged(root, &config)? {
-        return Ok(Fresh {
-            index,
-            sync: Some(report),
-            warnings: Vec::new(),
-        });
-    }
+    let look = match check(root, &config)? {
+        Check::Fresh(found) => {
+            let (index, report) = *found;
+            return Ok(Fresh {
+                index,
+                sync: Some(report),
+                warnings: Vec::new(),
+            });
+        }
+        Check::Stale(look) => Some(look),
+        Check::Unknown => None,
+    };
     let (store, warning) = Store::open(root)?;
-    let (index, report) = sync(root, &store, &config, progress)?;
+    let (index, report) = sync_from(root, &store, &config, look, progress)?;
     Ok(Fresh {
         index,
         sync: Some(report),
         warnings: warning.into_iter().collect(),
     })
-}
-
-/// Drops the index and its records, so the next sync rebuilds it.
-pub fn reset(root: &Path, store: &Store) -> Result<()> {
-    clear_files(store)?;
-    let dir = SearchIndex::dir_in(root);
-    match std::fs::remove_dir_all(&dir) {
-        Ok(()) => Ok(()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(Error::io(&dir, e)),
-    }
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //! marked so they can be indexed on their own and boosted.
 //!
 //! Pure: works on a string, never touches the disk. Changing the cut
-//! changes what is indexed; bump `index::INDEX_VERSION` with it.
+//! changes what is indexed; bump `index::LAYOUT_VERSION` with it.
 
 use crate::markdown::{self, EntryType};
 use std::ops::Range;
@@ -87,30 +87,14 @@ pub fn split(text: &str) -> Vec<Section> {
 
     let mut sections = Vec::new();
     let mut title: Option<String> = None;
-    let mut fence: Option<&str> = None;
     let mut start = 0;
     let mut heading: Option<(usize, String)> = None;
-    for (i, line) in lines.iter().enumerate() {
-        let t = line.text.trim_start();
-        if let Some(marker) = fence {
-            if t.starts_with(marker) {
-                fence = None;
-            }
-            continue;
-        }
-        if t.starts_with("```") || t.starts_with("~~~") {
-            fence = Some(&t[..3]);
-            continue;
-        }
-        let Some(depth) = heading_depth(line.text) else {
-            continue;
-        };
+    for (i, depth, text) in markdown::headings(&text[body_start..]) {
         push_section(&mut sections, &lines[start..i], heading.take(), &title);
-        let text = line.text[depth + 1..].trim().to_string();
         if depth == 1 {
-            title = Some(text.clone());
+            title = Some(text.to_string());
         }
-        heading = Some((depth, text));
+        heading = Some((depth, text.to_string()));
         start = i;
     }
     push_section(&mut sections, &lines[start..], heading, &title);
@@ -188,8 +172,11 @@ fn windows(lines: &[Line], user: &[bool]) -> Vec<Window> {
                 .collect(),
         }
     };
-    let total: usize = lines.iter().map(|l| l.text.len()).sum();
-    if total <= WINDOW_MAX_BYTES {
+    let (Some(first), Some(last)) = (lines.first(), lines.last()) else {
+        return Vec::new();
+    };
+    let end = last.start + last.text.len();
+    if end - first.start <= WINDOW_MAX_BYTES {
         return vec![window(0, lines.len() - 1)];
     }
     let mut out = Vec::new();
@@ -202,7 +189,7 @@ fn windows(lines: &[Line], user: &[bool]) -> Vec<Window> {
             size += lines[to].text.len();
         }
         // Fold a short tail into this window rather than leave a scrap.
-        let rest: usize = lines[to + 1..].iter().map(|l| l.text.len()).sum();
+        let rest = end - (lines[to].start + lines[to].text.len());
         if rest > 0 && rest < WINDOW_TARGET_BYTES / 4 {
             to = lines.len() - 1;
         }

@@ -571,6 +571,15 @@ impl<'s> OllamaSummarizer<'s> {
                             let merge_system = prompt::system(Level::Monthly);
                             self.merge(NodeId::Root, &merge_system, pieces).await?
                         };
+                    // Sent only if it fits: Ollama would cut it silently.
+                    if !prompt::fits(prompt::tokens(&ctx), self.settings.num_ctx as usize) {
+                        return Err(SummaryError::Failed {
+                            reason:
+                                "the tree's summaries do not fit the model's context even merged"
+                                    .into(),
+                            hint: "raise llm.num_ctx (or --num-ctx)".into(),
+                        });
+                    }
                     self.generate(&system, ctx).await
                 })?;
                 let sections = parse_root(&answer).ok_or_else(|| implausible(NodeId::Root, "the answer lacks ## Active Context, ## Recent Patterns or ## Historical Summary".into()))?;

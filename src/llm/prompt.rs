@@ -35,20 +35,7 @@ fn reserved(num_ctx: usize) -> usize {
     answer_tokens(num_ctx) + 900
 }
 
-/// A conservative token count: about 4 ASCII bytes a token, and a token
-/// for every other character (a Hangul syllable or a kanji is one or more
-/// tokens for most models, though it is 3 bytes).
-pub fn tokens(text: &str) -> usize {
-    let (mut ascii, mut other) = (0usize, 0usize);
-    for b in text.bytes() {
-        if b.is_ascii() {
-            ascii += 1;
-        } else if b & 0xC0 != 0x80 {
-            other += 1;
-        }
-    }
-    ascii.div_ceil(4) + other
-}
+pub use crate::markdown::estimate_tokens as tokens;
 
 const COMMON_RULES: &str = "\
 You maintain the long-term memory of an AI agent as Markdown compaction nodes (the hipocampus format). \

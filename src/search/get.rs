@@ -159,8 +159,23 @@ fn by_id(root: &Path, id: &str) -> Result<Slice> {
         .get_first(f.path)
         .and_then(|v| v.as_str().map(str::to_string))
         .ok_or_else(stale)?;
-    let n = |field| doc.get_first(field).and_then(|v| v.as_u64()).unwrap_or(1) as usize;
+    let n = |field| doc.get_first(field).and_then(|v| v.as_u64()).unwrap_or(0) as usize;
     let (lo, hi) = (n(f.sec_lo), n(f.sec_hi));
+    // The file may have changed since the index saw it: the section must
+    // still be where it was, with the text it had.
+    let fp = searcher
+        .segment_reader(addr.segment_ord)
+        .fast_fields()
+        .u64("fp")
+        .ok()
+        .and_then(|c| c.first(addr.doc_id));
+    let text = read_utf8(root, &path)?;
+    let now = text
+        .get(n(f.sbyte_lo)..n(f.sbyte_hi))
+        .map(|raw| sections::fingerprint(&redact(raw)));
+    if lo == 0 || hi < lo || fp.is_none() || now != fp {
+        return Err(stale());
+    }
     by_path(root, &path, Some(lo), Some(hi + 1 - lo))
 }
 

@@ -36,6 +36,12 @@ pub const USER_BOOST: Score = 2.0;
 pub const HEADING_BOOST: Score = 1.5;
 /// Snippet length in bytes.
 pub const SNIPPET_BYTES: usize = 220;
+/// Copies listed per result.
+pub const ALSO_IN_MAX: usize = 10;
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
 
 /// How to run a search.
 #[derive(Debug, Clone)]
@@ -97,8 +103,12 @@ pub struct Hit {
     pub snippet_text: String,
     /// ...and the byte ranges of the matches in it.
     pub highlights: Vec<[usize; 2]>,
-    /// Verbatim copies of this section elsewhere in the tree.
+    /// Verbatim copies of this section elsewhere in the tree, most specific
+    /// first, at most [`ALSO_IN_MAX`].
     pub also_in: Vec<Place>,
+    /// Copies beyond those listed.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub also_in_more: usize,
     /// The whole section (with `--full`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
@@ -122,14 +132,17 @@ pub fn search(index: &SearchIndex, root: &Path, q: &Query, opts: &Options) -> Re
     let groups = collect(&searcher, &cols, &built, opts.limit)?;
     let filter = built.filter.as_deref();
     let snippets = Marker::new(&searcher, &f, &built.positive);
-    let mut files = FileCache::new(root, opts.trust_index);
+    let passages = Passages {
+        root,
+        trust_index: opts.trust_index,
+    };
     let mut hits = Vec::new();
     for g in groups {
         if opts.min_score.is_some_and(|min| g.score < min) {
             continue;
         }
         hits.push(hit(
-            &searcher, &f, &cols, filter, &g, &snippets, &mut files, opts,
+            &searcher, &f, &cols, filter, &g, &snippets, &passages, opts,
         )?);
     }
     Ok(hits)
@@ -475,7 +488,7 @@ fn stored(searcher: &Searcher, f: &Fields, addr: DocAddress) -> Result<Stored> {
             .unwrap_or_default(),
         status: s(f.status),
         period: s(f.period),
-        heading: s(f.heading_path).unwrap_or_default(),
+        heading: s(f.heading).unwrap_or_default(),
         key: s(f.key).unwrap_or_default(),
         dates,
         sec: [n(f.sec_lo), n(f.sec_hi)],
@@ -536,7 +549,7 @@ fn hit(
     filter: Option<&dyn TQuery>,
     g: &Group,
     snippets: &Marker,
-    files: &mut FileCache,
+    passages: &Passages,
     opts: &Options,
 ) -> Result<Hit> {
     let best_win = cols[g.best.segment_ord as usize]
@@ -557,25 +570,33 @@ fn hit(
         .or(shown.first())
         .map_or(g.best, |(a, _)| *a);
     let doc = stored(searcher, f, rep)?;
+    // The copies, most specific first; a passage common to many nodes
+    // (boilerplate) lists ALSO_IN_MAX of them and counts the rest.
     let mut also_in = Vec::new();
+    let mut also_in_more = 0;
     let mut seen = HashSet::from([rep_sec]);
     for (addr, s) in &all {
-        if seen.insert(Some(s[2])) {
-            let other = stored(searcher, f, *addr)?;
-            also_in.push(Place {
-                path: other.path,
-                lines: other.sec,
-                level: other.level,
-            });
+        if !seen.insert(Some(s[2])) {
+            continue;
         }
+        if also_in.len() == ALSO_IN_MAX {
+            also_in_more += 1;
+            continue;
+        }
+        let other = stored(searcher, f, *addr)?;
+        also_in.push(Place {
+            path: other.path,
+            lines: other.sec,
+            level: other.level,
+        });
     }
     let window = if opts.snippets {
-        files.read(&doc, doc.wbytes, doc.win).unwrap_or_default()
+        passages.window(&doc).unwrap_or_default()
     } else {
         String::new()
     };
     let text = if opts.full {
-        files.read(&doc, doc.bytes, doc.sec)
+        passages.section(&doc)
     } else {
         None
     };
@@ -603,6 +624,7 @@ fn hit(
         snippet_text: snip.text,
         highlights: snip.highlights,
         also_in,
+        also_in_more,
         text,
         path: doc.path,
     })
@@ -738,21 +760,39 @@ fn render(window: &str, range: Range<usize>, marks: &[Range<usize>], at: usize) 
     }
 }
 
-/// Reads results' sections from the Markdown.
-struct FileCache<'a> {
+/// Reads results' passages from the Markdown: only the bytes needed.
+struct Passages<'a> {
     root: &'a Path,
+    /// The index was just synced: a section it records as secret-free is
+    /// shown as read.
     trust_index: bool,
 }
 
-impl<'a> FileCache<'a> {
-    fn new(root: &'a Path, trust_index: bool) -> Self {
-        FileCache { root, trust_index }
+impl Passages<'_> {
+    /// The redacted text of a result's window.
+    fn window(&self, doc: &Stored) -> Option<String> {
+        if doc.secret || !self.trust_index {
+            // Redacted whole, as it was indexed: a secret spanning two
+            // windows is only caught in the whole section.
+            let section = self.read(doc, doc.bytes, doc.sec)?;
+            let lines: Vec<&str> = section.split_inclusive('\n').collect();
+            let at = |n: usize| n.checked_sub(doc.sec[0]);
+            return lines
+                .get(at(doc.win[0])?..=at(doc.win[1])?)
+                .map(|l| l.concat());
+        }
+        self.read(doc, doc.wbytes, doc.win)
     }
 
-    /// The redacted text of `bytes` of a result's file, spanning `lines`,
-    /// if the file still holds it where the index says (it always does
-    /// after a sync; a search that ran while another hipo held the lock
-    /// may find it moved). Only those bytes are read.
+    /// The redacted text of a result's whole section.
+    fn section(&self, doc: &Stored) -> Option<String> {
+        self.read(doc, doc.bytes, doc.sec)
+    }
+
+    /// The text of `bytes` of a result's file, spanning `lines`, redacted
+    /// unless the index vouches for it, if the file still holds it where
+    /// the index says (it always does after a sync; a search that ran
+    /// while another hipo held the lock may find it moved).
     fn read(&self, doc: &Stored, bytes: [usize; 2], lines: [usize; 2]) -> Option<String> {
         use std::io::{Read, Seek, SeekFrom};
         let [lo, hi] = bytes;
@@ -767,8 +807,7 @@ impl<'a> FileCache<'a> {
         }
         if doc.secret || !self.trust_index {
             let redacted = redact(&raw);
-            let lines = index::section_lines(&redacted, &raw, expected);
-            return Some(lines.concat());
+            return Some(index::section_lines(&redacted, &raw, expected).concat());
         }
         Some(raw)
     }
