@@ -76,9 +76,9 @@ pub enum Command {
     Llm(llm::LlmCommand),
     /// Search every level of memory (updates the index first).
     Search(search::SearchArgs),
-    /// Print a file, a slice (PATH:LINE[:COUNT]) or a hit's section (#id), with line numbers.
+    /// Print a file, a slice (PATH:LINE[:COUNT]) or a hit's section ('#id'), with line numbers.
     Get {
-        /// PATH, PATH:LINE, PATH:LINE:COUNT or #id.
+        /// PATH, PATH:LINE, PATH:LINE:COUNT, or a hit's '#id' (quoted: # starts a shell comment).
         target: String,
     },
     /// Bring the search index up to date (search does this itself).
