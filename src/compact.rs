@@ -161,11 +161,29 @@ struct NodeState {
     pending: Vec<String>,
 }
 
+/// What a node file's frontmatter says about its origin.
+struct Provenance {
+    /// Its body is what hipo wrote (`body-hash` matches).
+    own: bool,
+    /// It was built from the inputs there are now (`source-hash` matches).
+    sources_match: bool,
+    /// It is a summary (of a model or an agent), not a copy or a stub.
+    summary: bool,
+}
+
 /// The decision for one node.
 enum Plan {
     Keep,
-    Adopt { reason: Option<Reason> },
-    Build { reason: Reason, keep_prev: bool },
+    /// Keep the file's text; `own` when it is hipo's own (a model's summary
+    /// recognised by its `body-hash` after the store was lost).
+    Adopt {
+        reason: Option<Reason>,
+        own: bool,
+    },
+    Build {
+        reason: Reason,
+        keep_prev: bool,
+    },
 }
 
 /// A node's inputs this run.
@@ -193,6 +211,15 @@ enum DraftBody {
     NeedsSummary(SummaryRequest),
 }
 
+/// Where compaction writes, so where a killed run may have left temp files.
+const NODE_DIRS: [&str; 5] = [
+    ".",
+    "memory",
+    "memory/daily",
+    "memory/weekly",
+    "memory/monthly",
+];
+
 /// Runs one compaction. The caller holds the project lock.
 pub fn compact(
     root: &Path,
@@ -205,6 +232,9 @@ pub fn compact(
 ) -> Result<Report> {
     let records = store.nodes()?;
     let (today, dry_run) = (options.today, options.dry_run);
+    if !dry_run {
+        crate::fsutil::remove_stale_temp_files(root, &NODE_DIRS);
+    }
     let mut run = Run {
         root,
         config,
@@ -351,21 +381,13 @@ impl Run<'_> {
         let path = id.path();
         let on_disk = self.scan.hash(&path);
         let Some(rec) = self.records.get(&path) else {
-            return match on_disk {
-                None => Plan::Build {
-                    reason: Reason::New,
-                    keep_prev: false,
-                },
-                // A daily whose raw log is gone can only be kept as it is.
-                Some(_) if inputs.sources.is_empty() => Plan::Adopt { reason: None },
-                Some(_) => Plan::Build {
-                    reason: Reason::Unrecorded,
-                    keep_prev: true,
-                },
-            };
+            return self.plan_unrecorded(id, inputs, on_disk.is_some());
         };
         if inputs.sources.is_empty() && on_disk.is_some() {
-            return Plan::Adopt { reason: None };
+            return Plan::Adopt {
+                reason: None,
+                own: false,
+            };
         }
         let Some(disk) = on_disk else {
             return Plan::Build {
@@ -383,6 +405,7 @@ impl Run<'_> {
             } else {
                 Plan::Adopt {
                     reason: Some(Reason::Adopted),
+                    own: false,
                 }
             };
         }
@@ -393,7 +416,10 @@ impl Run<'_> {
             };
         }
         if rec.adopted {
-            return Plan::Adopt { reason: None };
+            return Plan::Adopt {
+                reason: None,
+                own: false,
+            };
         }
         let may_retry = self.summarizer.is_active()
             && !self.options.dry_run
@@ -432,6 +458,56 @@ impl Run<'_> {
         Plan::Keep
     }
 
+    /// A node the store knows nothing of (`.hipo/` deleted, or a hipocampus
+    /// tree): what its file says about itself decides. With `source-hash`
+    /// and `body-hash` in its frontmatter, hipo knows whether it wrote the
+    /// text and whether the sources moved on since; without them, the file
+    /// is rebuilt, its text kept as `.prev` if it differs, except that a
+    /// summary covering as many source lines as there are now is adopted.
+    fn plan_unrecorded(&self, id: NodeId, inputs: &Inputs, exists: bool) -> Plan {
+        let build = |reason, keep_prev| Plan::Build { reason, keep_prev };
+        if !exists {
+            return build(Reason::New, false);
+        }
+        if inputs.sources.is_empty() {
+            // A daily whose raw log is gone can only be kept as it is.
+            return Plan::Adopt {
+                reason: None,
+                own: false,
+            };
+        }
+        match self.provenance(id, &inputs.hash) {
+            None => build(Reason::Unrecorded, true),
+            Some(p) if !p.sources_match => build(Reason::SourceChanged, !p.own),
+            Some(p) if !p.own => Plan::Adopt {
+                reason: None,
+                own: false,
+            },
+            Some(p) if p.summary => Plan::Adopt {
+                reason: None,
+                own: true,
+            },
+            Some(_) => build(Reason::Unrecorded, false),
+        }
+    }
+
+    /// Reads a node file's own record of where it came from.
+    fn provenance(&self, id: NodeId, inputs_hash: &Hash) -> Option<Provenance> {
+        let text = read_utf8(self.root, &id.path()).ok()?;
+        let doc = markdown::parse_document(&text).ok()?;
+        let fm = doc.frontmatter?;
+        let summary = fm.source_lines.is_some()
+            && matches!(
+                fm.parsed_status(),
+                Ok(Some(Status::Tentative | Status::Fixed))
+            );
+        Some(Provenance {
+            own: fm.body_hash? == short_hash(doc.body.as_bytes()),
+            sources_match: fm.source_hash? == short_hex(inputs_hash),
+            summary,
+        })
+    }
+
     fn level(&mut self, tree: &Tree, level: Level) -> Result<()> {
         let mut drafts = Vec::new();
         for id in tree.level(level) {
@@ -443,20 +519,36 @@ impl Run<'_> {
             let inputs = self.inputs(tree, id);
             match self.plan(id, &inputs) {
                 Plan::Keep => self.keep(id),
-                Plan::Adopt { reason } => self.adopt(id, &inputs, reason)?,
+                Plan::Adopt { reason, own } => self.adopt(id, &inputs, reason, own)?,
                 Plan::Build { reason, keep_prev } => {
                     match self.draft(id, inputs, reason, keep_prev) {
-                        // With no record (a hipocampus tree, or `.hipo/` deleted), a
-                        // node that needs a summary and already has one is adopted.
+                        // With no record and no provenance (a hipocampus tree), a
+                        // node that needs a summary and has one that covers as many
+                        // source lines as there are now is adopted.
                         Ok(d)
                             if reason == Reason::Unrecorded
                                 && matches!(d.body, DraftBody::NeedsSummary(_))
-                                && self.has_summary(id) =>
+                                && self.summary_on_disk(id).is_some_and(|lines| {
+                                    lines.is_none_or(|n| n == d.source_lines)
+                                }) =>
                         {
-                            self.adopt(id, &d.inputs, None)?
+                            self.adopt(id, &d.inputs, None, false)?
                         }
                         Ok(d) => drafts.push(d),
-                        Err(p) => self.skip(id, p),
+                        Err(p) => {
+                            // A source that cannot be read holds its parent back:
+                            // say which, so "up to date" is never claimed for it.
+                            let held = Problem {
+                                path: id.path(),
+                                line: None,
+                                message: format!(
+                                    "not rebuilt: its source {} cannot be read; fix that file and run `hipo compact` again",
+                                    p.path
+                                ),
+                            };
+                            self.skip(id, p);
+                            self.report.problems.push(held);
+                        }
                     }
                 }
             }
@@ -464,19 +556,17 @@ impl Run<'_> {
         self.summarize_and_write(drafts)
     }
 
-    /// True when the node's file carries a status other than
-    /// `needs-summarization`, i.e. someone already summarised it.
-    fn has_summary(&self, id: NodeId) -> bool {
-        let Ok(text) = read_utf8(self.root, &id.path()) else {
-            return false;
-        };
-        let Ok(doc) = markdown::parse_document(&text) else {
-            return false;
-        };
+    /// `Some` when the node's file carries a status other than
+    /// `needs-summarization` (someone already summarised it), with the
+    /// source lines its frontmatter says the summary covers.
+    fn summary_on_disk(&self, id: NodeId) -> Option<Option<usize>> {
+        let text = read_utf8(self.root, &id.path()).ok()?;
+        let fm = markdown::parse_document(&text).ok()?.frontmatter?;
         matches!(
-            doc.frontmatter.map(|f| f.parsed_status()),
-            Some(Ok(Some(Status::Tentative | Status::Fixed)))
+            fm.parsed_status(),
+            Ok(Some(Status::Tentative | Status::Fixed))
         )
+        .then_some(fm.source_lines)
     }
 
     fn keep(&mut self, id: NodeId) {
@@ -501,7 +591,13 @@ impl Run<'_> {
         self.keep(id);
     }
 
-    fn adopt(&mut self, id: NodeId, inputs: &Inputs, reason: Option<Reason>) -> Result<()> {
+    fn adopt(
+        &mut self,
+        id: NodeId,
+        inputs: &Inputs,
+        reason: Option<Reason>,
+        own: bool,
+    ) -> Result<()> {
         let path = id.path();
         let text = match read_utf8(self.root, &path) {
             Ok(t) => t,
@@ -525,14 +621,26 @@ impl Run<'_> {
             }
         };
         let fm = doc.frontmatter.clone().unwrap_or_default();
-        let status = fm
-            .parsed_status()
-            .ok()
-            .flatten()
-            .unwrap_or(Status::Tentative);
+        let want = tree::desired_status(
+            id,
+            self.options.today,
+            false,
+            &inputs.child_statuses,
+            inputs.pending.len(),
+        );
+        // A file without a status (its frontmatter was dropped) is judged
+        // by its period and sources, as hipo would judge its own node, so
+        // it does not hold its parents tentative for ever.
+        let declared = fm.parsed_status().ok().flatten();
+        let status = declared.unwrap_or(want);
         let mut topics: Vec<Topic> = fm.topics.iter().filter_map(|t| Topic::parse(t)).collect();
         if topics.is_empty() {
-            topics = markdown::topics_of(doc.body);
+            topics = self.topics_of_sources(id, inputs);
+            if reason.is_some() {
+                self.report.warnings.push(format!(
+                    "{path} has no `topics:` in its frontmatter; hipo took its topics from its sources (keep the frontmatter when you edit a node)"
+                ));
+            }
         }
         let body_lines = markdown::line_count(doc.body);
         let source_lines = fm.source_lines.unwrap_or(body_lines);
@@ -541,21 +649,14 @@ impl Run<'_> {
         let mut written = false;
         // Fixed is hipo's to grant: an adopted tentative node whose period
         // and sources are final gets only its `status:` line changed.
-        if status == Status::Tentative && !inputs.sources.is_empty() {
-            let want = tree::desired_status(
-                id,
-                self.options.today,
-                false,
-                &inputs.child_statuses,
-                inputs.pending.len(),
-            );
-            if want == Status::Fixed
-                && let Some(updated) = set_status_line(&text, Status::Fixed)
-            {
-                hash = self.write(&path, &updated)?;
-                new_status = Status::Fixed;
-                written = true;
-            }
+        if declared == Some(Status::Tentative)
+            && !inputs.sources.is_empty()
+            && want == Status::Fixed
+            && let Some(updated) = set_status_line(&text, Status::Fixed)
+        {
+            hash = self.write(&path, &updated)?;
+            new_status = Status::Fixed;
+            written = true;
         }
         let reason = reason.or(written.then_some(Reason::StatusChange));
         if let Some(reason) = reason {
@@ -569,13 +670,17 @@ impl Run<'_> {
             });
         }
         let content = content_hash(&text);
+        let summarizer = match (own, &fm.model, &fm.prompt_version) {
+            (true, Some(model), Some(version)) => format!("ollama:{model}:{version}"),
+            _ => "external".into(),
+        };
         let record = NodeRecord {
             input_hash: inputs.hash,
             written_hash: hash,
             content_hash: content,
-            adopted: true,
+            adopted: !own,
             status: new_status,
-            summarizer: "external".into(),
+            summarizer,
             body_lines,
             source_lines,
             topics: topics.clone(),
@@ -595,6 +700,26 @@ impl Run<'_> {
             },
         );
         Ok(())
+    }
+
+    /// The topics a node's sources hold: a daily's raw log entries, or the
+    /// children's topics. For a node whose own file does not list them.
+    fn topics_of_sources(&self, id: NodeId, inputs: &Inputs) -> Vec<Topic> {
+        let mut topics = Vec::new();
+        for src in &inputs.sources {
+            match self.states.get(src) {
+                Some(state) => topics.extend(state.topics.iter().cloned()),
+                None if id.level() == Level::Daily => {
+                    if let Ok(text) = read_utf8(self.root, src) {
+                        topics.extend(markdown::topics_of(&text));
+                    }
+                }
+                None => {}
+            }
+        }
+        let mut seen = HashSet::new();
+        topics.retain(|t| seen.insert(t.clone()));
+        topics
     }
 
     /// Reads the sources and decides between a copy and a summary.
@@ -737,6 +862,7 @@ impl Run<'_> {
             )
         });
         let summarized = summary.is_some() || status == Status::NeedsSummarization;
+        let body = redact(&body).into_owned();
         let fm = Frontmatter {
             kind: Some(id.level().as_str().into()),
             status: Some(status.as_str().into()),
@@ -747,20 +873,18 @@ impl Run<'_> {
             model: summary.as_ref().and_then(|s| s.model.clone()),
             prompt_version: summary.as_ref().and_then(|s| s.prompt_version.clone()),
             topics: topics.iter().map(Topic::render).collect(),
+            source_hash: Some(short_hex(&inputs.hash)),
+            body_hash: Some(short_hash(body.as_bytes())),
             ..Default::default()
         };
-        let content = redact(&format!("{}{}", fm.render(), body)).into_owned();
+        let content = format!("{}{body}", redact(&fm.render()));
         let path = id.path();
         let new_hash = *blake3::hash(content.as_bytes()).as_bytes();
         let on_disk = self.scan.hash(&path);
         let written = on_disk != Some(new_hash);
         let mut prev = None;
         if written && keep_prev && on_disk.is_some() {
-            prev = self.keep_prev(
-                &path,
-                &content,
-                "was edited and its sources changed; rewrote it, old text kept in",
-            )?;
+            prev = self.keep_prev(&path, &content, "was edited and its sources changed")?;
         }
         if written {
             self.write(&path, &content)?;
@@ -811,7 +935,8 @@ impl Run<'_> {
     }
 
     /// Saves text someone else wrote before hipo replaces it, unless its
-    /// body is what hipo is about to write anyway.
+    /// body is what hipo is about to write anyway. An older `.prev` holding
+    /// other text is moved aside to `.prev.N`, never overwritten.
     fn keep_prev(&mut self, path: &str, new_content: &str, what: &str) -> Result<Option<String>> {
         let Ok(old) = read_utf8(self.root, path) else {
             return Ok(None);
@@ -825,10 +950,29 @@ impl Run<'_> {
             return Ok(None);
         }
         let prev = format!("{path}.prev");
-        if !self.options.dry_run {
-            write_atomic(&self.root.join(&prev), old.as_bytes())?;
+        if self.options.dry_run {
+            self.report.warnings.push(format!(
+                "{path} {what}; compact would rewrite it, keeping the old text in {prev}"
+            ));
+            return Ok(Some(prev));
         }
-        self.report.warnings.push(format!("{path} {what} {prev}"));
+        let prev_abs = self.root.join(&prev);
+        let mut moved = String::new();
+        if let Ok(earlier) = std::fs::read(&prev_abs)
+            && earlier != old.as_bytes()
+        {
+            let older = (1..)
+                .map(|n| format!("{prev}.{n}"))
+                .find(|p| !self.root.join(p).exists())
+                .unwrap_or_else(|| format!("{prev}.old"));
+            let to = self.root.join(&older);
+            std::fs::rename(&prev_abs, &to).map_err(|e| Error::io(&to, e))?;
+            moved = format!(" (the earlier {prev} is now {older})");
+        }
+        write_atomic(&prev_abs, old.as_bytes())?;
+        self.report.warnings.push(format!(
+            "{path} {what}; rewrote it, old text kept in {prev}{moved}"
+        ));
         Ok(Some(prev))
     }
 
@@ -922,7 +1066,7 @@ impl Run<'_> {
             prev = self.keep_prev(
                 &path,
                 &content,
-                "was edited inside sections hipo writes (marked <!-- hipo:auto -->); rewrote them, old text kept in",
+                "was edited inside sections hipo writes (marked <!-- hipo:auto -->)",
             )?;
         }
         let reason = if prev.is_some() {
@@ -1121,6 +1265,16 @@ fn stub(id: NodeId, request: &SummaryRequest, err: &SummaryError, threshold: usi
         "\nTo fill it in: replace this body with a keyword-dense summary under `## Topics`, `## Key Decisions`, `## Tasks Completed`, `## Lessons Learned` and `## Open Items`; keep `user` entries' content and `feedback` rule/why/how-to-apply whole; keep the frontmatter and set `status: tentative`. `hipo compact` adopts the new text and never overwrites it while its sources are unchanged.\n",
     );
     out
+}
+
+/// The 16 hex digits of a hash that a node's frontmatter records.
+fn short_hex(hash: &Hash) -> String {
+    blake3::Hash::from(*hash).to_hex()[..16].to_string()
+}
+
+/// [`short_hex`] of the blake3 hash of `bytes`.
+fn short_hash(bytes: &[u8]) -> String {
+    short_hex(blake3::hash(bytes).as_bytes())
 }
 
 /// A node file's hash with its `status:` line left out: what its parent is

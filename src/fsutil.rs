@@ -11,18 +11,50 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// Writes `bytes` to `path` atomically, creating parent directories.
+/// Prefix of hipo's temp files; one left by a killed process is stale
+/// once the project lock is free, and [`remove_stale_temp_files`] clears it.
+pub const TEMP_PREFIX: &str = ".hipo-tmp-";
+
+/// Writes `bytes` to `path` atomically, creating parent directories. A
+/// replaced file keeps its mode; a new one gets the umask's (`0666 & !umask`),
+/// as a file the user created would, not the temp file's private 0600.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".hipo-tmp-")
-        .tempfile_in(dir)
-        .map_err(|e| Error::io(dir, e))?;
+    let existing = std::fs::metadata(path).ok().map(|m| m.permissions());
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(TEMP_PREFIX);
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let mut tmp = builder.tempfile_in(dir).map_err(|e| Error::io(dir, e))?;
+    if let Some(mode) = existing {
+        tmp.as_file()
+            .set_permissions(mode)
+            .map_err(|e| Error::io(path, e))?;
+    }
     tmp.write_all(bytes).map_err(|e| Error::io(path, e))?;
     tmp.as_file().sync_data().map_err(|e| Error::io(path, e))?;
     tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
     Ok(())
+}
+
+/// Deletes temp files a killed hipo left in `dirs` (relative to `root`).
+/// Only call it while holding the [`ProjectLock`]: then no other hipo is
+/// mid-write, so every such file is stale. Failures are ignored; a temp
+/// file hurts nothing but tidiness.
+pub fn remove_stale_temp_files(root: &Path, dirs: &[&str]) {
+    for dir in dirs {
+        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let stale = entry.file_name().to_string_lossy().starts_with(TEMP_PREFIX)
+                && entry.file_type().is_ok_and(|t| t.is_file());
+            if stale {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
 }
 
 /// Reads a file as UTF-8, naming the file and the first bad line otherwise.
@@ -99,6 +131,45 @@ mod tests {
         assert_eq!(std::fs::read(&p).unwrap(), b"two");
         let leftovers: Vec<_> = std::fs::read_dir(dir.path().join("a")).unwrap().collect();
         assert_eq!(leftovers.len(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_replaced_file_keeps_its_mode_and_a_new_one_is_not_private() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        let mine = dir.path().join("mine.md");
+        std::fs::write(&mine, "x").unwrap();
+        std::fs::set_permissions(&mine, std::fs::Permissions::from_mode(0o640)).unwrap();
+        write_atomic(&mine, b"y").unwrap();
+        assert_eq!(mode(&mine), 0o640);
+        let new = dir.path().join("new.md");
+        write_atomic(&new, b"z").unwrap();
+        // The process umask, as Linux reports it.
+        let umask = std::fs::read_to_string("/proc/self/status")
+            .ok()
+            .and_then(|s| {
+                let line = s.lines().find(|l| l.starts_with("Umask:"))?;
+                u32::from_str_radix(line.trim_start_matches("Umask:").trim(), 8).ok()
+            });
+        if let Some(umask) = umask {
+            assert_eq!(mode(&new), 0o666 & !umask, "follows the umask");
+        }
+    }
+
+    #[test]
+    fn stale_temp_files_are_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("m")).unwrap();
+        std::fs::write(dir.path().join("m/.hipo-tmp-abc"), "half").unwrap();
+        std::fs::write(dir.path().join("m/keep.md"), "x").unwrap();
+        remove_stale_temp_files(dir.path(), &["m", "missing"]);
+        let left: Vec<_> = std::fs::read_dir(dir.path().join("m"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left, ["keep.md"]);
     }
 
     #[test]

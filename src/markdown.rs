@@ -98,6 +98,14 @@ pub struct Frontmatter {
     pub prompt_version: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub topics: Vec<String>,
+    /// Hash of the inputs a node was built from, so that with `.hipo/`
+    /// gone hipo can still tell whether its sources changed since.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_hash: Option<String>,
+    /// Hash of the body as hipo wrote it: a body that no longer matches was
+    /// written by someone else, store or no store.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_hash: Option<String>,
     #[serde(flatten)]
     pub extra: BTreeMap<String, serde_yaml_ng::Value>,
 }

@@ -38,10 +38,11 @@ const PATTERNS: &[Rule] = &[
         0,
         None,
     ),
-    // Credentials in URLs: scheme://user:password@host. The password runs
-    // to the last `@` before the host (`p@ss@db`), as libpq and curl read it.
+    // Credentials in URLs: scheme://user:password@host, the user possibly
+    // empty (`redis://:pw@cache`). The password runs to the last `@` before
+    // the host (`p@ss@db`), as libpq and curl read it.
     (
-        r"(?-u:\b)[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]+:([^\s/?#\[]+)@",
+        r"(?-u:\b)[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]*:([^\s/?#\[]+)@",
         1,
         None,
     ),
@@ -65,6 +66,17 @@ const PATTERNS: &[Rule] = &[
     ),
     // Slack tokens: `xox?-` (xoxa, xoxb, xoxe, xoxp, …).
     (r"(?-u:\b)(xox[A-Za-z]-[0-9A-Za-z-]{10,})", 1, None),
+    // Slack and Discord webhook URLs: the last path segment is the secret.
+    (
+        r"(?-u:\b)hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9]+/[A-Za-z0-9]+/([A-Za-z0-9]{16,})",
+        1,
+        None,
+    ),
+    (
+        r"(?-u:\b)discord(?:app)?\.com/api/webhooks/[0-9]+/([A-Za-z0-9_-]{20,})",
+        1,
+        None,
+    ),
     // Google API keys.
     (r"(?-u:\b)(AIza[0-9A-Za-z_-]{35})", 1, None),
     // JSON Web Tokens.
@@ -108,6 +120,15 @@ const PATTERNS: &[Rule] = &[
         1,
         None,
     ),
+    // A shell or .env assignment to an all-capitals secret variable
+    // (`DB_PASS=sunshine`, `export PGPASSWORD=…`): whatever is assigned is
+    // the secret, plain word or not, unless it is a variable, a path, a
+    // placeholder or a flag value.
+    (
+        r#"(?-u:\b)[A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY|PRIVATE_?KEY|SECRET_?KEY)=([^\s"'$<{\[/~.(][^\s"',;]{3,})"#,
+        1,
+        Some(not_a_flag),
+    ),
     // key=value unquoted: the value must look like a credential (6+ chars,
     // not a path, variable or placeholder, not a plain word).
     (
@@ -125,6 +146,13 @@ fn looks_like_credential(value: &str) -> bool {
     let symbol = |c: char| !c.is_alphanumeric() && !matches!(c, '-' | '_' | '.' | '/');
     v.chars().any(|c| c.is_ascii_digit() || symbol(c))
         || (v.chars().any(char::is_lowercase) && v.chars().skip(1).any(char::is_uppercase))
+}
+
+/// True unless an assigned value is a flag (`USE_TOKEN=true`).
+fn not_a_flag(value: &str) -> bool {
+    !["true", "false", "none", "null", "unset", "empty"]
+        .iter()
+        .any(|w| value.eq_ignore_ascii_case(w))
 }
 
 /// The set finds which patterns occur; each pattern's own regex (for the
@@ -326,7 +354,30 @@ mod tests {
             "https://u:pw1234@host.io?mail=a@b.io",
             "https://u:[REDACTED]@host.io?mail=a@b.io",
         ),
+        ("DB_PASS=sunshine", "DB_PASS=[REDACTED]"),
+        ("PASSWORD=letmein", "PASSWORD=[REDACTED]"),
+        (
+            "export DB_PASSWORD=sunshine && run",
+            "export DB_PASSWORD=[REDACTED] && run",
+        ),
+        ("PGPASSWORD=correcthorse psql", "PGPASSWORD=[REDACTED] psql"),
+        ("SECRET_KEY=changeme", "SECRET_KEY=[REDACTED]"),
+        (
+            "cache redis://:s3cr3tpass@cache:6379",
+            "cache redis://:[REDACTED]@cache:6379",
+        ),
+        (
+            "hook https://hooks.slack.com/services/T0ABCDEF1/B0ABCDEF2/abcdefghijklmnopqrstuvwx ok",
+            "hook https://hooks.slack.com/services/T0ABCDEF1/B0ABCDEF2/[REDACTED] ok",
+        ),
+        (
+            "https://discord.com/api/webhooks/123456789012345678/abcdefghijklmnopqrstuvwxyz_0123",
+            "https://discord.com/api/webhooks/123456789012345678/[REDACTED]",
+        ),
         // Negatives: unchanged.
+        ("USE_TOKEN=true", "USE_TOKEN=true"),
+        ("GITHUB_TOKEN=$GH_TOKEN gh", "GITHUB_TOKEN=$GH_TOKEN gh"),
+        ("PWD=/home/x", "PWD=/home/x"),
         ("ask-the-experts-panel", "ask-the-experts-panel"),
         ("pwd: /home/x", "pwd: /home/x"),
         (

@@ -77,6 +77,9 @@ pub fn build(input: &RootInput) -> String {
         {
             out.push_str(&format!("## {title}\n"));
             if *title == "Topics Index" {
+                // Always computed, so marked like every section hipo writes.
+                out.push_str(AUTO);
+                out.push('\n');
                 for t in topics {
                     out.push_str(&t.text);
                     out.push('\n');

@@ -112,3 +112,110 @@ fn an_edit_inside_roots_own_sections_is_kept_as_prev() {
             .contains("## My Notes\n- keep me\n")
     );
 }
+
+#[test]
+fn with_the_store_gone_a_late_append_still_replaces_an_adopted_summary() {
+    let p = week_needing_a_summary();
+    p.compact("2026-03-11");
+    let weekly = "memory/weekly/2026-W11.md";
+    fill_in(&p, weekly, "tentative");
+    p.compact("2026-03-11");
+    std::fs::remove_dir_all(p.path().join(".hipo")).unwrap();
+    p.append(
+        "memory/2026-03-10.md",
+        "\n## Rollback rule [feedback]\n- never on fridays\n",
+    );
+    let (code, out, err) = p.compact("2026-03-11");
+    assert_eq!(code, 0, "{out}{err}");
+    let now = p.read(weekly);
+    assert!(now.contains("rollback-rule [feedback]"), "{now}");
+    assert!(p.read(&format!("{weekly}.prev")).ends_with(SUMMARY));
+    assert!(err.contains("was edited and its sources changed"), "{err}");
+}
+
+#[test]
+fn with_the_store_gone_hipos_own_stale_text_is_no_edit_and_an_old_prev_is_kept() {
+    let p = week_needing_a_summary();
+    p.compact("2026-03-11");
+    let daily = "memory/daily/2026-03-09.md";
+    let edited = p.read(daily).replace("- two", "- two HANDNOTE");
+    p.write(daily, &edited);
+    p.compact("2026-03-11");
+    p.append("memory/2026-03-09.md", "\n## a [project]\n- 1\n");
+    p.compact("2026-03-11");
+    assert_eq!(p.read(&format!("{daily}.prev")), edited);
+    // hipo's own text, now stale: rewritten without a `.prev`.
+    std::fs::remove_dir_all(p.path().join(".hipo")).unwrap();
+    p.append("memory/2026-03-09.md", "\n## b [project]\n- 2\n");
+    let (code, out, err) = p.compact("2026-03-11");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!err.contains("was edited"), "{err}");
+    assert_eq!(
+        p.read(&format!("{daily}.prev")),
+        edited,
+        "the person's text stays"
+    );
+    assert!(p.read(daily).contains("\n## b [project]\n"));
+    // A second edit replaced later does not overwrite the first `.prev`.
+    let second = p.read(daily).replace("- 2", "- 2 SECOND");
+    p.write(daily, &second);
+    p.compact("2026-03-11");
+    p.append("memory/2026-03-09.md", "\n## c [project]\n- 3\n");
+    let (_, _, err) = p.compact("2026-03-11");
+    assert!(err.contains(".prev.1"), "{err}");
+    assert_eq!(p.read(&format!("{daily}.prev")), second);
+    assert_eq!(p.read(&format!("{daily}.prev.1")), edited);
+}
+
+#[test]
+fn a_parent_held_back_by_an_unreadable_child_is_named() {
+    let p = week_needing_a_summary();
+    p.compact("2026-03-11");
+    p.write("memory/daily/2026-03-09.md", b"\xff\xfe");
+    p.append("memory/2026-03-10.md", "\n## Late [project]\n- more\n");
+    let (code, _, err) = p.compact("2026-03-11");
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("memory/weekly/2026-W11.md: not rebuilt: its source memory/daily/2026-03-09.md cannot be read"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_node_whose_frontmatter_was_dropped_still_lets_its_parents_become_fixed() {
+    let p = week_needing_a_summary();
+    p.compact("2026-03-11");
+    p.write(
+        "memory/daily/2026-03-10.md",
+        "# 2026-03-10\n\n## Topics\n- terse\n",
+    );
+    let (code, out, err) = p.compact("2026-03-11");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(err.contains("has no `topics:`"), "{err}");
+    fill_in(&p, "memory/weekly/2026-W11.md", "tentative");
+    p.compact("2026-04-30");
+    assert!(
+        p.read("memory/weekly/2026-W11.md")
+            .contains("status: fixed")
+    );
+    assert!(
+        p.read("memory/monthly/2026-03.md")
+            .contains("status: fixed")
+    );
+    // Its topics come from its raw log, not from the summary's headings.
+    assert!(p.read("memory/ROOT.md").contains("terse-answers [feedback"));
+}
+
+#[test]
+fn a_dry_run_says_what_it_would_keep_not_what_it_kept() {
+    let p = week_needing_a_summary();
+    p.compact("2026-03-11");
+    let daily = "memory/daily/2026-03-09.md";
+    p.write(daily, p.read(daily).replace("- two", "- two edited"));
+    p.compact("2026-03-11");
+    p.append("memory/2026-03-09.md", "\n## More [project]\n- x\n");
+    let (code, _, err) = p.run(["compact", "--dry-run", "--today", "2026-03-11"]);
+    assert_eq!(code, 0);
+    assert!(err.contains("compact would rewrite it"), "{err}");
+    assert!(!p.exists(&format!("{daily}.prev")));
+}
