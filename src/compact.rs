@@ -985,12 +985,7 @@ impl Run<'_> {
         let abs = self.root.join(path);
         write_atomic(&abs, content.as_bytes())?;
         let meta = std::fs::metadata(&abs).map_err(|e| Error::io(&abs, e))?;
-        let mtime_ns = meta
-            .modified()
-            .ok()
-            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-            .map(|d| d.as_nanos() as i128)
-            .unwrap_or(0);
+        let mtime_ns = crate::scan::mtime_ns(&meta);
         self.batch.files.push((
             path.to_string(),
             Some(FileRecord {

@@ -22,6 +22,9 @@ pub struct Case {
     pub expected: Vec<String>,
     #[serde(default)]
     pub group: Option<String>,
+    /// 1-based line in the fixture, for messages.
+    #[serde(skip)]
+    pub line: usize,
 }
 
 /// Recall@k and MRR over a set of cases.
@@ -62,7 +65,7 @@ pub fn load(path: &Path) -> Result<Vec<Case>> {
         if line.trim().is_empty() || line.trim_start().starts_with("//") {
             continue;
         }
-        let case: Case = serde_json::from_str(line).map_err(|e| {
+        let mut case: Case = serde_json::from_str(line).map_err(|e| {
             Error::bad_input(
                 path,
                 Some(i + 1),
@@ -76,6 +79,7 @@ pub fn load(path: &Path) -> Result<Vec<Case>> {
                 "`expected` is empty; list at least one path, path:line or heading",
             ));
         }
+        case.line = i + 1;
         cases.push(case);
     }
     if cases.is_empty() {
@@ -113,7 +117,13 @@ pub fn evaluate(
     let mut groups: BTreeMap<String, Acc> = BTreeMap::new();
     let mut results = Vec::new();
     for case in cases {
-        let hits = run(&case.query, max_k)?;
+        let hits = run(&case.query, max_k).map_err(|e| match e {
+            Error::Query(why) => Error::Query(format!(
+                "the case on line {} ({:?}): {why}",
+                case.line, case.query
+            )),
+            other => other,
+        })?;
         let found: Vec<Option<usize>> = case
             .expected
             .iter()
@@ -231,11 +241,13 @@ mod tests {
                 query: "a".into(),
                 expected: vec!["x.md".into()],
                 group: Some("g".into()),
+                line: 1,
             },
             Case {
                 query: "b".into(),
                 expected: vec!["y.md".into(), "z.md".into()],
                 group: None,
+                line: 2,
             },
         ];
         let report = evaluate(&cases, &[1, 5], |q, _| {

@@ -281,26 +281,61 @@ pub struct Entry {
 /// 0-based index of the line, the depth (1 or 2) and the heading's text.
 pub fn headings(text: &str) -> Vec<(usize, usize, &str)> {
     let mut out = Vec::new();
-    let mut fence: Option<&str> = None;
+    let mut open: Option<Fence> = None;
     for (i, line) in text.lines().enumerate() {
-        let trimmed = line.trim_start();
-        if let Some(marker) = fence {
-            if trimmed.starts_with(marker) {
-                fence = None;
+        match (open, Fence::of(line)) {
+            (Some(f), Some(close)) if close.closes(f) => open = None,
+            (Some(_), _) => {}
+            (None, Some(f)) => open = Some(f),
+            (None, None) => {
+                if let Some(h) = line.strip_prefix("# ") {
+                    out.push((i, 1, h.trim()));
+                } else if let Some(h) = line.strip_prefix("## ") {
+                    out.push((i, 2, h.trim()));
+                }
             }
-            continue;
-        }
-        if trimmed.starts_with("```") || trimmed.starts_with("~~~") {
-            fence = Some(&trimmed[..3]);
-            continue;
-        }
-        if let Some(h) = line.strip_prefix("# ") {
-            out.push((i, 1, h.trim()));
-        } else if let Some(h) = line.strip_prefix("## ") {
-            out.push((i, 2, h.trim()));
         }
     }
     out
+}
+
+/// A code fence line, as CommonMark reads one: up to three spaces, then
+/// three or more backticks or tildes, then an info string (`python`).
+#[derive(Debug, Clone, Copy)]
+struct Fence {
+    marker: u8,
+    len: usize,
+    /// Nothing but whitespace after the marker: only such a line closes.
+    bare: bool,
+}
+
+impl Fence {
+    fn of(line: &str) -> Option<Fence> {
+        let rest = line.trim_start_matches(' ');
+        if line.len() - rest.len() > 3 {
+            return None;
+        }
+        let marker = *rest.as_bytes().first()?;
+        if marker != b'`' && marker != b'~' {
+            return None;
+        }
+        let len = rest.bytes().take_while(|b| *b == marker).count();
+        let info = &rest[len..];
+        // A backtick fence's info string cannot hold a backtick (that is
+        // inline code such as ```` ```a``` ````).
+        let valid = len >= 3 && !(marker == b'`' && info.contains('`'));
+        valid.then(|| Fence {
+            marker,
+            len,
+            bare: info.trim().is_empty(),
+        })
+    }
+
+    /// True if this line ends the block `open` began: the same character,
+    /// at least as long, and no info string.
+    fn closes(self, open: Fence) -> bool {
+        self.bare && self.marker == open.marker && self.len >= open.len
+    }
 }
 
 /// The `## ` headings of a body, outside fenced code blocks.
@@ -343,10 +378,11 @@ impl Topic {
         format!("{} [{}]", self.keyword, self.kind.as_str())
     }
 
-    /// Parses `keyword [type]` or a bare keyword (project).
+    /// Parses `keyword [type]` or a bare keyword (project). A secret in it
+    /// is redacted: topics go into frontmatter, ROOT and the store.
     pub fn parse(s: &str) -> Option<Topic> {
         let (title, kind) = split_type_tag(s.trim());
-        let keyword = keyword(title);
+        let keyword = keyword(&crate::redact::redact(title));
         (!keyword.is_empty()).then_some(Topic { keyword, kind })
     }
 }
@@ -514,6 +550,21 @@ mod tests {
                 "odd-thing [project]"
             ]
         );
+    }
+
+    #[test]
+    fn a_fence_closes_only_on_a_bare_marker_at_least_as_long() {
+        let text = "## A\n```python\n# comment\n```python\n## inside\n```\n## B\n````\n```\n## still inside\n````\n~~~\n```\n## inside tilde\n~~~~\n## C\n```a```\n## D\n    ```\n## E\n";
+        let titles: Vec<&str> = headings(text).into_iter().map(|(_, _, t)| t).collect();
+        assert_eq!(titles, ["A", "B", "C", "D", "E"]);
+    }
+
+    #[test]
+    fn a_secret_in_a_heading_never_becomes_a_topic() {
+        let topics = topics_of("## Deploy creds sk-proj-abcdefghijklmnopqrstuvwx12 [project]\n");
+        assert_eq!(topics[0].render(), "deploy-creds-redacted [project]");
+        let slug = Topic::parse("deploy-creds-sk-proj-abcdefghijklmnopqrstuvwx12 [project]");
+        assert_eq!(slug.unwrap().keyword, "deploy-creds-redacted");
     }
 
     #[test]

@@ -330,12 +330,26 @@ fn walk(
     }
 }
 
-fn mtime_ns(meta: &std::fs::Metadata) -> i128 {
-    meta.modified()
+/// A file's change stamp, in nanoseconds: the later of its mtime and (on
+/// Unix) its ctime. With its size it decides whether a file is hashed
+/// again. The ctime catches an edit whose mtime was put back (`touch -r`,
+/// `cp -p`, `rsync -t`), which the mtime alone would miss; a chmod or a
+/// rename costs one extra hash, no rebuild.
+pub fn mtime_ns(meta: &std::fs::Metadata) -> i128 {
+    let mtime = meta
+        .modified()
         .ok()
         .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
         .map(|d| d.as_nanos() as i128)
-        .unwrap_or(0)
+        .unwrap_or(0);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let ctime = i128::from(meta.ctime()) * 1_000_000_000 + i128::from(meta.ctime_nsec());
+        mtime.max(ctime)
+    }
+    #[cfg(not(unix))]
+    mtime
 }
 
 #[cfg(test)]

@@ -29,7 +29,8 @@ pub type Hash = [u8; 32];
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileRecord {
     pub size: u64,
-    /// Modification time in nanoseconds since the epoch.
+    /// Change stamp in nanoseconds since the epoch: the later of mtime and
+    /// ctime ([`crate::scan::mtime_ns`]).
     pub mtime_ns: i128,
     pub hash: Hash,
 }

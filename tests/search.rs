@@ -444,3 +444,152 @@ fn a_stale_hit_id_says_search_again() {
     assert_eq!(code, 2);
     assert!(err.contains("search again"), "{err}");
 }
+
+#[test]
+fn index_waits_for_a_busy_project_and_never_claims_to_be_up_to_date() {
+    let p = sample();
+    p.json(["index"]);
+    let _held =
+        hipo::fsutil::ProjectLock::acquire(p.path(), std::time::Duration::ZERO, || {}).unwrap();
+    let out = p
+        .hipo()
+        .env("HIPO_LOCK_WAIT", "0.2")
+        .arg("index")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "busy: {out:?}");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("up to date"));
+}
+
+#[test]
+fn required_and_excluded_words_count_over_the_whole_section() {
+    let p = Project::empty();
+    let filler: String = (0..200)
+        .map(|i| format!("filler line number {i} about other things entirely\n"))
+        .collect();
+    p.write(
+        "memory/2026-03-10.md",
+        format!("## Long one [project]\nzorbadog appears here\n{filler}quixocat at the end\n"),
+    );
+    p.write(
+        "memory/2026-03-11.md",
+        "## Short [project]\nzorbadog alone\n",
+    );
+    let files = |args: &[&str]| paths(&hits(&p, args));
+    assert_eq!(files(&["+zorbadog", "+quixocat"]), ["memory/2026-03-10.md"]);
+    assert_eq!(
+        files(&["\"zorbadog\" \"quixocat\""]),
+        ["memory/2026-03-10.md"]
+    );
+    assert_eq!(files(&["zorbadog -quixocat"]), ["memory/2026-03-11.md"]);
+}
+
+#[test]
+fn a_day_a_monthly_holds_from_the_month_before_keeps_its_date() {
+    let p = sample();
+    assert!(hits(&p, &["after:2027-01-25"]).is_empty());
+    let december = hits(&p, &["month:2027-01", "-n", "50"]);
+    assert!(!december.is_empty());
+    for h in &december {
+        let date = h["date"].as_str().unwrap();
+        assert!(date.starts_with("2027-01"), "{h}");
+    }
+}
+
+#[test]
+fn a_fence_with_a_language_does_not_hide_the_sessions_after_it() {
+    let p = Project::empty();
+    p.write(
+        "memory/2026-03-10.md",
+        "## Session one [project]\n```python\n# a comment\n```python\nprint(1)\n```\n## Session two [project]\nmarmoset facts\n",
+    );
+    let h = hits(&p, &["marmoset"]);
+    assert_eq!(h[0]["heading"], "Session two", "{h:?}");
+}
+
+#[test]
+fn odd_counts_and_line_numbers_are_refused_clearly() {
+    let p = sample();
+    let (code, _, err) = p.run(["search", "postgres", "-n", "0"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("1 or more"), "{err}");
+    assert!(!hits(&p, &["postgres", "-n", "1000000000"]).is_empty());
+    let (code, _, err) = p.run(["get", "memory/2027-01-12.md:abc"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("PATH:LINE"), "{err}");
+    let (code, _, err) = p.run(["get", "memory/2027-01-12.md:3:0"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("1 or more"), "{err}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlinked_file_search_finds_can_be_read_with_get() {
+    let p = sample();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(
+        outside.path().join("n.md"),
+        "# Linked\n\nlinkedmarker here\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(
+        outside.path().join("n.md"),
+        p.path().join("knowledge/linked.md"),
+    )
+    .unwrap();
+    let h = hits(&p, &["linkedmarker"]);
+    assert_eq!(h[0]["path"], "knowledge/linked.md");
+    let (code, out, err) = p.run(["get", "knowledge/linked.md:3"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("linkedmarker"));
+    let (code, _, _) = p.run(["get", "../n.md"]);
+    assert_eq!(code, 2, "a path out of the project is refused");
+}
+
+#[test]
+fn an_eval_case_that_cannot_be_searched_is_named_by_line() {
+    let p = sample();
+    p.write(
+        "cases.jsonl",
+        "{\"query\": \"postgres\", \"expected\": [\"x\"]}\n{\"query\": \"the\", \"expected\": [\"x\"]}\n",
+    );
+    let fixture = p.path().join("cases.jsonl");
+    let (code, _, err) = p.run(["eval", fixture.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(err.contains("line 2"), "{err}");
+}
+
+#[test]
+fn an_edit_with_its_mtime_put_back_is_still_seen() {
+    let p = sample();
+    let rel = "memory/2027-01-20.md";
+    assert!(hits(&p, &["flapove"]).is_empty());
+    let path = p.path().join(rel);
+    let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
+    let text = p.read(rel);
+    let same_size = text.replacen("roadmap", "flapove", 1);
+    assert_eq!(same_size.len(), text.len(), "same size");
+    p.write(rel, &same_size);
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+    assert_eq!(paths(&hits(&p, &["flapove"])), [rel]);
+}
+
+#[test]
+fn a_secret_in_a_heading_never_reaches_the_store() {
+    let p = sample();
+    p.append(
+        "memory/2027-01-20.md",
+        "\n## Deploy creds sk-proj-abcdefghijklmnopqrstuvwx12 [project]\n- rotated\n",
+    );
+    let (code, _, err) = p.compact(TODAY);
+    assert_eq!(code, 0, "{err}");
+    hits(&p, &["rotated"]);
+    let bytes = std::fs::read(p.path().join(".hipo/store.redb")).unwrap();
+    let needle = b"abcdefghijklmnopqrstuvwx12";
+    assert!(!bytes.windows(needle.len()).any(|w| w == needle));
+}

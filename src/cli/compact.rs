@@ -350,7 +350,7 @@ pub fn rebuild(ctx: &Ctx, llm: &super::llm::LlmArgs) -> Result<ExitCode> {
     // As `compact` would, with the configured backend: a rebuild must not
     // trade a model's ROOT for the mechanical one.
     let code = super::llm::compact(ctx, llm, Options::new(ctx.today()))?;
-    let fresh = super::search::open_fresh(ctx)?;
+    let fresh = super::search::open_fresh(ctx, true)?;
     if !ctx.json {
         let stats = fresh.1.index.stats();
         println!(

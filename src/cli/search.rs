@@ -22,7 +22,7 @@ pub struct SearchArgs {
     #[arg(required = true, value_name = "QUERY")]
     pub query: Vec<String>,
     /// Number of results.
-    #[arg(short = 'n', long, default_value_t = 10)]
+    #[arg(short = 'n', long, default_value_t = 10, value_parser = at_least_one)]
     pub limit: usize,
     /// Print only the paths of the results, once each.
     #[arg(long)]
@@ -112,13 +112,21 @@ impl Drop for Bar {
     }
 }
 
-pub fn open_fresh(ctx: &Ctx) -> Result<(std::path::PathBuf, Fresh)> {
+/// Opens the index brought up to date. A search waits [`SEARCH_WAIT`] for
+/// another hipo before answering from the index as it is; `hipo index`
+/// (`explicit`) waits the whole lock wait and fails if it cannot update.
+pub fn open_fresh(ctx: &Ctx, explicit: bool) -> Result<(std::path::PathBuf, Fresh)> {
     let root = ctx.root()?;
-    let fresh = index::fresh(&root, SEARCH_WAIT, super::compact::lock_wait(), &Bar::new())?;
+    let max_wait = super::compact::lock_wait();
+    let wait = if explicit { max_wait } else { SEARCH_WAIT };
+    let fresh = index::fresh(&root, wait, max_wait, &Bar::new())?;
     for w in &fresh.warnings {
         eprintln!("hipo: {w}");
     }
     if let Some(report) = &fresh.sync {
+        if let Some(why) = report.rebuilt.as_deref().filter(|w| *w != "no index yet") {
+            eprintln!("hipo: rebuilt the search index: {why}");
+        }
         for p in &report.problems {
             eprintln!("hipo: not searchable: {p}");
         }
@@ -132,12 +140,20 @@ fn code(fresh: &Fresh) -> ExitCode {
     ExitCode::from(if skipped { exit::PROBLEMS } else { exit::OK })
 }
 
+/// Parses `-n`: a count of results, 1 or more.
+fn at_least_one(s: &str) -> std::result::Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("`{s}` is not a count of results (1 or more)")),
+    }
+}
+
 pub fn search(ctx: &Ctx, args: &SearchArgs) -> Result<ExitCode> {
     let start = Instant::now();
     let q = args.parse()?;
-    let (root, fresh) = open_fresh(ctx)?;
+    let (root, fresh) = open_fresh(ctx, false)?;
     let opts = search::Options {
-        limit: args.limit.max(1),
+        limit: args.limit,
         min_score: args.min_score,
         full: args.full,
         trust_index: fresh.sync.is_some(),
@@ -256,7 +272,7 @@ pub fn get_cmd(ctx: &Ctx, target: &str) -> Result<ExitCode> {
 
 pub fn index_cmd(ctx: &Ctx) -> Result<ExitCode> {
     let start = Instant::now();
-    let (_, fresh) = open_fresh(ctx)?;
+    let (_, fresh) = open_fresh(ctx, true)?;
     let stats = fresh.index.stats();
     let took = start.elapsed().as_secs_f64() * 1000.0;
     let empty = SyncReport::default();
@@ -315,7 +331,7 @@ pub struct EvalArgs {
 
 pub fn eval(ctx: &Ctx, args: &EvalArgs) -> Result<ExitCode> {
     let cases = hipo::eval::load(&args.fixture)?;
-    let (root, fresh) = open_fresh(ctx)?;
+    let (root, fresh) = open_fresh(ctx, false)?;
     let mut ks = args.k.clone();
     ks.retain(|k| *k > 0);
     ks.sort();

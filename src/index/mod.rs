@@ -43,7 +43,7 @@ use tantivy::{IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 /// What the index holds and how it is cut; bump with any change to the
 /// schema or to [`sections`]. Recorded with [`analyzer::ANALYZER_VERSION`]:
 /// a different pair rebuilds the index.
-pub const LAYOUT_VERSION: &str = "index-5";
+pub const LAYOUT_VERSION: &str = "index-6";
 
 /// The version string recorded in the store.
 pub fn version() -> String {
@@ -818,11 +818,19 @@ fn documents(
     sec.copy_from_slice(&key[..8]);
     let sec = u64::from_le_bytes(sec);
     // A weekly or monthly concatenation files each day under `# YYYY-MM-DD`.
+    // A monthly holds whole ISO weeks, so a day may sit up to six days
+    // outside its month (2026-12-28 in 2027-01); it is still that day.
     let dates = s
         .title
         .as_deref()
         .and_then(|t| NaiveDate::parse_from_str(t, "%Y-%m-%d").ok())
-        .filter(|d| meta.dates.is_some_and(|(lo, hi)| lo <= *d && *d <= hi))
+        .filter(|d| {
+            meta.dates.is_some_and(|(lo, hi)| {
+                let slack = chrono::Days::new(6);
+                lo.checked_sub_days(slack).unwrap_or(lo) <= *d
+                    && *d <= hi.checked_add_days(slack).unwrap_or(hi)
+            })
+        })
         .map(|d| (d, d))
         .or(meta.dates);
     let key_hex = hex(key);
@@ -975,7 +983,8 @@ pub struct Fresh {
 /// process holds the project lock longer than `wait` (a long model-backed
 /// compaction), an existing index is searched as it is, with a warning,
 /// rather than making the caller wait; with no index yet it waits up to
-/// `max_wait`.
+/// `max_wait`. With `wait` equal to `max_wait` (`hipo index`, the explicit
+/// update) a lock held that long is an [`Error::Busy`], never a stale index.
 pub fn fresh(
     root: &Path,
     wait: std::time::Duration,
@@ -985,6 +994,7 @@ pub fn fresh(
     let config = Config::load(root)?;
     let _lock = match ProjectLock::acquire(root, wait, || {}) {
         Ok(lock) => lock,
+        Err(e @ Error::Busy { .. }) if wait >= max_wait => return Err(e),
         Err(Error::Busy { .. }) if SearchIndex::exists(root) => {
             return Ok(Fresh {
                 index: SearchIndex::open(root)?,

@@ -72,7 +72,8 @@ struct Line<'a> {
 pub fn split(text: &str) -> Vec<Section> {
     let (body_start, first_line) = match markdown::split_frontmatter(text) {
         Ok((Some(_), body, line)) => (text.len() - body.len(), line),
-        _ => (0, 1),
+        // A byte order mark is not part of the first line's heading.
+        _ => (text.len() - text.trim_start_matches('\u{feff}').len(), 1),
     };
     let mut lines = Vec::new();
     let mut offset = body_start;

@@ -64,6 +64,11 @@ pub fn parse(target: &str) -> Result<Target> {
             "`{target}`: lines are numbered from 1"
         )));
     }
+    if count == Some(0) {
+        return Err(Error::Query(format!(
+            "`{target}`: COUNT in PATH:LINE:COUNT is a number of lines, 1 or more"
+        )));
+    }
     Ok(Target::Path { path, line, count })
 }
 
@@ -109,8 +114,11 @@ fn by_path(root: &Path, rel: &str, line: Option<usize>, count: Option<usize>) ->
     })
 }
 
-/// A project-relative path that stays inside the project.
+/// A project-relative path that stays inside the project. A path without
+/// `..` is taken as written, so a symlink the user put in the project (and
+/// search serves) can be read; one with `..` must resolve inside.
 fn inside(root: &Path, rel: &str) -> Result<String> {
+    use std::path::Component;
     let rel = rel.trim_start_matches("./");
     let outside = || {
         Error::bad_input(
@@ -119,19 +127,41 @@ fn inside(root: &Path, rel: &str) -> Result<String> {
             "is not a file inside the project; give a project-relative path such as memory/2026-03-15.md",
         )
     };
-    let root_c = root.canonicalize().map_err(|e| Error::io(root, e))?;
-    let full = root.join(rel).canonicalize().map_err(|e| {
-        if e.kind() == std::io::ErrorKind::NotFound {
-            Error::bad_input(rel, None, "no such file")
-        } else {
-            Error::io(root.join(rel), e)
+    let not_found = |e: std::io::Error| {
+        if e.kind() != std::io::ErrorKind::NotFound {
+            return Error::io(root.join(rel), e);
         }
-    })?;
-    let inner = full.strip_prefix(&root_c).map_err(|_| outside())?;
-    if !full.is_file() {
+        let hint = if rel.contains(':') {
+            "no such file (a line is given as PATH:LINE or PATH:LINE:COUNT, in numbers)"
+        } else {
+            "no such file"
+        };
+        Error::bad_input(rel, None, hint)
+    };
+    let path = Path::new(rel);
+    let lexical = !path.is_absolute()
+        && path
+            .components()
+            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
+    let inner = if lexical {
+        path.components()
+            .filter_map(|c| match c {
+                Component::Normal(p) => Some(p.to_string_lossy()),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+            .join("/")
+    } else {
+        let root_c = root.canonicalize().map_err(|e| Error::io(root, e))?;
+        let full = root.join(rel).canonicalize().map_err(not_found)?;
+        let inner = full.strip_prefix(&root_c).map_err(|_| outside())?;
+        inner.to_string_lossy().replace('\\', "/")
+    };
+    let meta = std::fs::metadata(root.join(&inner)).map_err(not_found)?;
+    if !meta.is_file() {
         return Err(outside());
     }
-    Ok(inner.to_string_lossy().replace('\\', "/"))
+    Ok(inner)
 }
 
 fn by_id(root: &Path, id: &str) -> Result<Slice> {

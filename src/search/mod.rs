@@ -129,7 +129,8 @@ pub fn search(index: &SearchIndex, root: &Path, q: &Query, opts: &Options) -> Re
     let built = build(&f, q)?;
     let searcher = index.searcher();
     let cols = columns(&searcher)?;
-    let groups = collect(&searcher, &cols, &built, opts.limit)?;
+    let rule = SectionRule::new(&searcher, &cols, &built)?;
+    let groups = collect(&searcher, &cols, &built, &rule, opts.limit)?;
     let filter = built.filter.as_deref();
     let snippets = Marker::new(&searcher, &f, &built.positive);
     let passages = Passages {
@@ -156,6 +157,8 @@ struct Built {
     /// Ranked by BM25 (false: only filters, newest first).
     scored: bool,
     positive: Vec<String>,
+    /// Required (`true`) and excluded clauses, judged per section.
+    sections: Vec<(bool, Box<dyn TQuery>)>,
 }
 
 fn term_query(field: tantivy::schema::Field, text: &str) -> Box<dyn TQuery> {
@@ -229,17 +232,23 @@ fn build(f: &Fields, q: &Query) -> Result<Built> {
         };
         clauses.push((occur, Box::new(BooleanQuery::new(text))));
     }
-    let mut required = 0;
+    // A result is a section, and a long section is indexed as several
+    // windows: a required word may sit in another window than the match,
+    // and an excluded one anywhere in the section. So each window only has
+    // to match one of them, and [`SectionRule`] judges the whole section.
+    let mut sections = Vec::new();
     for c in &q.required {
         if let Some(query) = clause(f, c, &mut positive) {
-            clauses.push((Occur::Must, query));
-            required += 1;
+            clauses.push((Occur::Should, query.box_clone()));
+            sections.push((true, query));
         }
     }
+    let required = sections.len();
     let mut ignored = Vec::new();
     for c in &q.excluded {
         if let Some(query) = clause(f, c, &mut ignored) {
-            clauses.push((Occur::MustNot, query));
+            clauses.push((Occur::MustNot, query.box_clone()));
+            sections.push((false, query));
         }
     }
     let scored = has_text || required > 0;
@@ -263,7 +272,49 @@ fn build(f: &Fields, q: &Query) -> Result<Built> {
         filter,
         scored,
         positive,
+        sections,
     })
+}
+
+/// Which sections hold every required word and no excluded one, found
+/// over all their windows.
+struct SectionRule {
+    /// For each required clause, the sections holding it.
+    all_of: Vec<HashSet<u64>>,
+    /// Sections holding an excluded clause.
+    none_of: HashSet<u64>,
+}
+
+impl SectionRule {
+    fn new(searcher: &Searcher, cols: &[Columns], built: &Built) -> Result<SectionRule> {
+        let mut rule = SectionRule {
+            all_of: Vec::new(),
+            none_of: HashSet::new(),
+        };
+        for (required, query) in &built.sections {
+            let docs = searcher
+                .search(query.as_ref(), &tantivy::collector::DocSetCollector)
+                .map_err(|e| Error::Index(format!("searching: {e}")))?;
+            let secs = docs.into_iter().map(|a| section_of(cols, a));
+            if *required {
+                rule.all_of.push(secs.collect());
+            } else {
+                rule.none_of.extend(secs);
+            }
+        }
+        Ok(rule)
+    }
+
+    fn passes(&self, sec: u64) -> bool {
+        !self.none_of.contains(&sec) && self.all_of.iter().all(|s| s.contains(&sec))
+    }
+}
+
+fn section_of(cols: &[Columns], a: DocAddress) -> u64 {
+    cols[a.segment_ord as usize]
+        .sec
+        .first(a.doc_id)
+        .unwrap_or(0)
 }
 
 /// The filters as one query matching what passes them all.
@@ -370,11 +421,17 @@ fn collect(
     searcher: &Searcher,
     cols: &[Columns],
     built: &Built,
+    rule: &SectionRule,
     limit: usize,
 ) -> Result<Vec<Group>> {
     let fp_of = |a: DocAddress| cols[a.segment_ord as usize].fp.first(a.doc_id).unwrap_or(0);
     let err = |e: tantivy::TantivyError| Error::Index(format!("searching: {e}"));
-    let mut pool = limit * 6 + 30;
+    // Never ask tantivy for more hits than there are documents: it
+    // allocates the whole pool up front (`-n 1000000000`).
+    let docs = usize::try_from(searcher.num_docs())
+        .unwrap_or(usize::MAX)
+        .max(1);
+    let mut pool = limit.saturating_mul(6).saturating_add(30).min(docs);
     loop {
         let top: Vec<(Score, DocAddress)> = if built.scored {
             searcher
@@ -394,6 +451,9 @@ fn collect(
         let mut groups: Vec<Group> = Vec::new();
         let mut seen: HashSet<u64> = HashSet::new();
         for &(score, addr) in &top {
+            if !rule.passes(section_of(cols, addr)) {
+                continue;
+            }
             let fp = fp_of(addr);
             if seen.insert(fp) {
                 groups.push(Group {
@@ -403,11 +463,11 @@ fn collect(
                 });
             }
         }
-        if groups.len() >= limit || top.len() < pool {
+        if groups.len() >= limit || top.len() < pool || pool == docs {
             groups.truncate(limit);
             return Ok(groups);
         }
-        pool *= 4;
+        pool = pool.saturating_mul(4).min(docs);
     }
 }
 
