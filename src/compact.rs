@@ -1272,11 +1272,31 @@ fn short_hash(bytes: &[u8]) -> String {
     short_hex(blake3::hash(bytes).as_bytes())
 }
 
-/// A node file's hash with its `status:` line left out: what its parent is
-/// built from. Moving from tentative to fixed leaves it unchanged.
+/// Frontmatter lines a parent does not depend on: the status (moving from
+/// tentative to fixed changes nothing a parent holds) and the provenance
+/// hashes (which change whenever anything below changes; counting them
+/// would rewrite every ancestor up to ROOT on each append).
+const NOT_CONTENT: [&str; 3] = ["status:", "source-hash:", "body-hash:"];
+
+/// A node file's hash without the [`NOT_CONTENT`] lines of its
+/// frontmatter: what its parent is built from.
 pub fn content_hash(text: &str) -> Hash {
-    let blind = set_status_line(text, Status::Tentative);
-    *blake3::hash(blind.as_deref().unwrap_or(text).as_bytes()).as_bytes()
+    let mut h = blake3::Hasher::new();
+    match markdown::split_frontmatter(text) {
+        Ok((Some(yaml), body, _)) => {
+            for line in yaml.split_inclusive('\n') {
+                if !NOT_CONTENT.iter().any(|k| line.starts_with(k)) {
+                    h.update(line.as_bytes());
+                }
+            }
+            h.update(b"---\n");
+            h.update(body.as_bytes());
+        }
+        _ => {
+            h.update(text.as_bytes());
+        }
+    }
+    *h.finalize().as_bytes()
 }
 
 /// Rewrites only the `status:` line of a file's frontmatter.
@@ -1302,6 +1322,19 @@ fn set_status_line(text: &str, status: Status) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_parent_depends_on_neither_status_nor_provenance() {
+        let a =
+            "---\ntype: daily\nstatus: tentative\nsource-hash: 1111\nbody-hash: 2222\n---\nbody\n";
+        let b = "---\ntype: daily\nstatus: fixed\nsource-hash: 3333\nbody-hash: 4444\n---\nbody\n";
+        assert_eq!(content_hash(a), content_hash(b));
+        assert_ne!(
+            content_hash(a),
+            content_hash(&a.replace("body\n", "other\n"))
+        );
+        assert_ne!(content_hash(a), content_hash(&a.replace("daily", "weekly")));
+    }
 
     #[test]
     fn status_line_only() {

@@ -323,18 +323,21 @@ fn recent_patterns(input: &RootInput) -> String {
 }
 
 fn historical_summary(input: &RootInput, with_topics: bool) -> String {
-    let mut months: BTreeMap<String, (usize, Vec<&Topic>)> = BTreeMap::new();
+    // Per month: days logged, topics in first-mention order, and a set to
+    // keep that list free of repeats without a quadratic scan.
+    type Month<'a> = (usize, Vec<&'a Topic>, std::collections::HashSet<&'a Topic>);
+    let mut months: BTreeMap<String, Month> = BTreeMap::new();
     for (day, topics) in &input.days {
         let e = months.entry(day.format("%Y-%m").to_string()).or_default();
         e.0 += 1;
         for t in topics {
-            if !e.1.contains(&t) {
+            if e.2.insert(t) {
                 e.1.push(t);
             }
         }
     }
     let mut out = String::new();
-    for (month, (days, topics)) in &months {
+    for (month, (days, topics, _)) in &months {
         out.push_str(&format!("- {month}: {days} day(s) logged"));
         if with_topics && !topics.is_empty() {
             let names: Vec<&str> = topics.iter().take(8).map(|t| t.keyword.as_str()).collect();
