@@ -211,15 +211,6 @@ enum DraftBody {
     NeedsSummary(SummaryRequest),
 }
 
-/// Where compaction writes, so where a killed run may have left temp files.
-const NODE_DIRS: [&str; 5] = [
-    ".",
-    "memory",
-    "memory/daily",
-    "memory/weekly",
-    "memory/monthly",
-];
-
 /// Runs one compaction. The caller holds the project lock.
 pub fn compact(
     root: &Path,
@@ -233,7 +224,10 @@ pub fn compact(
     let records = store.nodes()?;
     let (today, dry_run) = (options.today, options.dry_run);
     if !dry_run {
-        crate::fsutil::remove_stale_temp_files(root, &NODE_DIRS);
+        // The caller holds the lock: no other hipo is mid-write.
+        for rel in &scan.stale_temp {
+            let _ = std::fs::remove_file(root.join(rel));
+        }
     }
     let mut run = Run {
         root,

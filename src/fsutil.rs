@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// Prefix of hipo's temp files; one left by a killed process is stale
-/// once the project lock is free, and [`remove_stale_temp_files`] clears it.
+/// once the project lock is free, and `compact` deletes what the scan finds.
 pub const TEMP_PREFIX: &str = ".hipo-tmp-";
 
 /// Writes `bytes` to `path` atomically, creating parent directories. A
@@ -36,25 +36,6 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     tmp.as_file().sync_data().map_err(|e| Error::io(path, e))?;
     tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
     Ok(())
-}
-
-/// Deletes temp files a killed hipo left in `dirs` (relative to `root`).
-/// Only call it while holding the [`ProjectLock`]: then no other hipo is
-/// mid-write, so every such file is stale. Failures are ignored; a temp
-/// file hurts nothing but tidiness.
-pub fn remove_stale_temp_files(root: &Path, dirs: &[&str]) {
-    for dir in dirs {
-        let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let stale = entry.file_name().to_string_lossy().starts_with(TEMP_PREFIX)
-                && entry.file_type().is_ok_and(|t| t.is_file());
-            if stale {
-                let _ = std::fs::remove_file(entry.path());
-            }
-        }
-    }
 }
 
 /// Reads a file as UTF-8, naming the file and the first bad line otherwise.
@@ -156,20 +137,6 @@ mod tests {
         if let Some(umask) = umask {
             assert_eq!(mode(&new), 0o666 & !umask, "follows the umask");
         }
-    }
-
-    #[test]
-    fn stale_temp_files_are_removed() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir(dir.path().join("m")).unwrap();
-        std::fs::write(dir.path().join("m/.hipo-tmp-abc"), "half").unwrap();
-        std::fs::write(dir.path().join("m/keep.md"), "x").unwrap();
-        remove_stale_temp_files(dir.path(), &["m", "missing"]);
-        let left: Vec<_> = std::fs::read_dir(dir.path().join("m"))
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        assert_eq!(left, ["keep.md"]);
     }
 
     #[test]

@@ -38,6 +38,9 @@ pub struct Scan {
     pub problems: Vec<Problem>,
     /// File records to write back to the store.
     pub updates: Vec<(String, Option<FileRecord>)>,
+    /// Temp files a killed hipo left behind (`.hipo-tmp-…`), found on the
+    /// way; a run holding the lock may delete them.
+    pub stale_temp: Vec<String>,
 }
 
 impl Scan {
@@ -58,6 +61,15 @@ struct Found {
     mtime_ns: i128,
 }
 
+/// What a walk collects.
+#[derive(Default)]
+struct Walked {
+    found: Vec<Found>,
+    problems: Vec<Problem>,
+    /// Temp files hipo left (see [`Scan::stale_temp`]).
+    temp: Vec<String>,
+}
+
 /// Scans `root` against the records the store holds.
 pub fn scan(root: &Path, known: &HashMap<String, FileRecord>) -> Scan {
     scan_found(root, known, walk_roots(root))
@@ -70,21 +82,22 @@ pub fn scan_with_globs(
     known: &HashMap<String, FileRecord>,
     extra_globs: &[String],
 ) -> Result<Scan> {
-    let (mut found, mut problems) = walk_roots(root);
+    let mut walked = walk_roots(root);
     if !extra_globs.is_empty() {
         let set = glob_set(extra_globs)?;
-        let seen: HashSet<String> = found.iter().map(|f| f.rel.clone()).collect();
-        let mut extra = Vec::new();
+        let seen: HashSet<String> = walked.found.iter().map(|f| f.rel.clone()).collect();
+        let mut extra = Walked::default();
         for (dir, depth) in glob_bases(extra_globs) {
-            walk(root, &dir, depth, &mut extra, &mut problems, &|rel| {
-                set.is_match(rel)
-            });
+            walk(root, &dir, depth, &mut extra, &|rel| set.is_match(rel));
         }
-        extra.sort_by(|a, b| a.rel.cmp(&b.rel));
-        extra.dedup_by(|a, b| a.rel == b.rel);
-        found.extend(extra.into_iter().filter(|f| !seen.contains(&f.rel)));
+        extra.found.sort_by(|a, b| a.rel.cmp(&b.rel));
+        extra.found.dedup_by(|a, b| a.rel == b.rel);
+        walked
+            .found
+            .extend(extra.found.into_iter().filter(|f| !seen.contains(&f.rel)));
+        walked.problems.extend(extra.problems);
     }
-    Ok(scan_found(root, known, (found, problems)))
+    Ok(scan_found(root, known, walked))
 }
 
 fn glob_set(globs: &[String]) -> Result<globset::GlobSet> {
@@ -134,24 +147,25 @@ fn glob_bases(globs: &[String]) -> Vec<(String, usize)> {
     bases
 }
 
-fn walk_roots(root: &Path) -> (Vec<Found>, Vec<Problem>) {
-    let mut found = Vec::new();
-    let mut problems = Vec::new();
+fn walk_roots(root: &Path) -> Walked {
+    let mut walked = Walked::default();
     for dir in ROOT_DIRS {
-        walk(root, dir, usize::MAX, &mut found, &mut problems, &|rel| {
+        walk(root, dir, usize::MAX, &mut walked, &|rel| {
             rel.ends_with(".md")
         });
     }
-    (found, problems)
+    walked
 }
 
-fn scan_found(
-    root: &Path,
-    known: &HashMap<String, FileRecord>,
-    (found, problems): (Vec<Found>, Vec<Problem>),
-) -> Scan {
+fn scan_found(root: &Path, known: &HashMap<String, FileRecord>, walked: Walked) -> Scan {
+    let Walked {
+        found,
+        problems,
+        temp,
+    } = walked;
     let mut scan = Scan {
         problems,
+        stale_temp: temp,
         ..Default::default()
     };
 
@@ -250,14 +264,7 @@ fn hash_file(root: &Path, rel: &str) -> std::result::Result<Hash, Problem> {
 
 /// Collects the files below `rel_dir` that `wanted` accepts, at most
 /// `depth` levels down (1: the directory's own files), skipping dot-names.
-fn walk(
-    root: &Path,
-    rel_dir: &str,
-    depth: usize,
-    found: &mut Vec<Found>,
-    problems: &mut Vec<Problem>,
-    wanted: &dyn Fn(&str) -> bool,
-) {
+fn walk(root: &Path, rel_dir: &str, depth: usize, out: &mut Walked, wanted: &dyn Fn(&str) -> bool) {
     let dir = if rel_dir.is_empty() {
         root.to_path_buf()
     } else {
@@ -267,7 +274,7 @@ fn walk(
         Ok(e) => e,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return,
         Err(e) => {
-            problems.push(Problem {
+            out.problems.push(Problem {
                 path: rel_dir.into(),
                 line: None,
                 message: format!("cannot list: {e}"),
@@ -278,14 +285,17 @@ fn walk(
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
-        if name.starts_with('.') {
-            continue;
-        }
         let rel = if rel_dir.is_empty() {
             name.to_string()
         } else {
             format!("{rel_dir}/{name}")
         };
+        if name.starts_with('.') {
+            if name.starts_with(crate::fsutil::TEMP_PREFIX) {
+                out.temp.push(rel);
+            }
+            continue;
+        }
         let Ok(file_type) = entry.file_type() else {
             continue;
         };
@@ -303,7 +313,7 @@ fn walk(
                         } else {
                             format!("cannot follow the symlink: {e}; fix or remove it")
                         };
-                        problems.push(Problem {
+                        out.problems.push(Problem {
                             path: rel,
                             line: None,
                             message,
@@ -318,10 +328,10 @@ fn walk(
         };
         if meta.is_dir() {
             if depth > 1 {
-                walk(root, &rel, depth - 1, found, problems, wanted);
+                walk(root, &rel, depth - 1, out, wanted);
             }
         } else if meta.is_file() && wanted(&rel) {
-            found.push(Found {
+            out.found.push(Found {
                 rel,
                 size: meta.len(),
                 mtime_ns: mtime_ns(&meta),

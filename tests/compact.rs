@@ -596,3 +596,20 @@ fn a_dir_that_is_not_a_project_is_refused_except_by_init() {
     let compact = hipo().arg("--dir").arg(dir.path()).arg("compact").output();
     assert_eq!(compact.unwrap().status.code(), Some(0));
 }
+
+#[test]
+fn temp_files_a_killed_run_left_are_removed_by_the_next() {
+    let p = Project::sample();
+    p.compact("2027-01-21");
+    p.write("memory/daily/.hipo-tmp-AbC123", "half a node");
+    p.write("memory/.hipo-tmp-XyZ789", "half a state file");
+    let (code, out, err) = p.run(["compact", "--dry-run", "--today", "2027-01-21"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        p.exists("memory/daily/.hipo-tmp-AbC123"),
+        "a dry run writes nothing"
+    );
+    p.compact("2027-01-21");
+    assert!(!p.exists("memory/daily/.hipo-tmp-AbC123"));
+    assert!(!p.exists("memory/.hipo-tmp-XyZ789"));
+}
