@@ -2,17 +2,7 @@
 # Whole-process timings on the MemAware corpus, side by side in one run.
 # Usage: benches/hyperfine.sh [corpus-dir]   (needs hyperfine and a release build)
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-corpus=${1:-$here/../shared/data/memaware-sessions}
-hipo=$here/target/release/hipo
-[ -x "$hipo" ] || (cd "$here" && cargo build --release -q)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-# Run a copy, as `cargo install` would place it: cargo's hard-linked build
-# output in target/ starts measurably slower (~0.5 ms a process here).
-cp "$hipo" "$work/hipo" && hipo=$work/hipo
-mkdir -p "$work/p/memory"
-cp "$corpus"/20*.md "$work/p/memory/"
+source "$(dirname "$0")/setup.sh"
 export HIPO_TODAY=2023-07-15 NO_COLOR=1
 cat > "$work/append.sh" <<EOS
 #!/bin/sh

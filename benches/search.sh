@@ -6,17 +6,7 @@
 #   QMD=/path/to/qmd benches/search.sh     # also measure qmd (state kept in a temp HOME)
 # Needs hyperfine, python3 and a release build (built if missing).
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-corpus=${1:-$here/../shared/data/memaware-sessions}
-hipo=$here/target/release/hipo
-[ -x "$hipo" ] || (cd "$here" && cargo build --release -q)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-# Run a copy, as `cargo install` would place it: cargo's hard-linked build
-# output in target/ starts measurably slower (~0.5 ms a process here).
-cp "$hipo" "$work/hipo" && hipo=$work/hipo
-mkdir -p "$work/p/memory"
-cp "$corpus"/20*.md "$work/p/memory/"
+source "$(dirname "$0")/setup.sh"
 export NO_COLOR=1 HIPO_DIR=$work/p
 queries=(
   "which national park did I camp in alone?"
