@@ -487,19 +487,20 @@ impl Run<'_> {
 
     /// Reads a node file's own record of where it came from.
     fn provenance(&self, id: NodeId, inputs_hash: &Hash) -> Option<Provenance> {
-        let text = read_utf8(self.root, &id.path()).ok()?;
-        let doc = markdown::parse_document(&text).ok()?;
-        let fm = doc.frontmatter?;
-        let summary = fm.source_lines.is_some()
-            && matches!(
-                fm.parsed_status(),
-                Ok(Some(Status::Tentative | Status::Fixed))
-            );
+        let (fm, body_hash) = self.frontmatter_on_disk(id)?;
+        let summary = fm.source_lines.is_some() && summarised(&fm);
         Some(Provenance {
-            own: fm.body_hash? == short_hash(doc.body.as_bytes()),
+            own: fm.body_hash? == body_hash,
             sources_match: fm.source_hash? == short_hex(inputs_hash),
             summary,
         })
+    }
+
+    /// A node file's frontmatter and the [`short_hash`] of its body.
+    fn frontmatter_on_disk(&self, id: NodeId) -> Option<(Frontmatter, String)> {
+        let text = read_utf8(self.root, &id.path()).ok()?;
+        let doc = markdown::parse_document(&text).ok()?;
+        Some((doc.frontmatter?, short_hash(doc.body.as_bytes())))
     }
 
     fn level(&mut self, tree: &Tree, level: Level) -> Result<()> {
@@ -554,13 +555,8 @@ impl Run<'_> {
     /// `needs-summarization` (someone already summarised it), with the
     /// source lines its frontmatter says the summary covers.
     fn summary_on_disk(&self, id: NodeId) -> Option<Option<usize>> {
-        let text = read_utf8(self.root, &id.path()).ok()?;
-        let fm = markdown::parse_document(&text).ok()?.frontmatter?;
-        matches!(
-            fm.parsed_status(),
-            Ok(Some(Status::Tentative | Status::Fixed))
-        )
-        .then_some(fm.source_lines)
+        let (fm, _) = self.frontmatter_on_disk(id)?;
+        summarised(&fm).then_some(fm.source_lines)
     }
 
     fn keep(&mut self, id: NodeId) {
@@ -711,9 +707,7 @@ impl Run<'_> {
                 None => {}
             }
         }
-        let mut seen = HashSet::new();
-        topics.retain(|t| seen.insert(t.clone()));
-        topics
+        dedup(topics)
     }
 
     /// Reads the sources and decides between a copy and a summary.
@@ -746,15 +740,13 @@ impl Run<'_> {
                 body,
             });
         }
-        if id.level() != Level::Daily {
-            for src in &inputs.sources {
-                if let Some(s) = self.states.get(src) {
-                    topics.extend(s.topics.iter().cloned());
-                }
-            }
-        }
-        let mut seen = std::collections::HashSet::new();
-        topics.retain(|t| seen.insert(t.clone()));
+        // A daily's topics come from the raw log just read; a parent's
+        // from its children's states.
+        let topics = if id.level() == Level::Daily {
+            dedup(topics)
+        } else {
+            self.topics_of_sources(id, &inputs)
+        };
         let source_lines: usize = sources.iter().map(|s| s.lines).sum();
         let body = if source_lines > self.threshold(id.level()) {
             // Only text a model will read needs redacting now; a node's own
@@ -1254,6 +1246,22 @@ fn stub(id: NodeId, request: &SummaryRequest, err: &SummaryError, threshold: usi
         "\nTo fill it in: replace this body with a keyword-dense summary under `## Topics`, `## Key Decisions`, `## Tasks Completed`, `## Lessons Learned` and `## Open Items`; keep `user` entries' content and `feedback` rule/why/how-to-apply whole; keep the frontmatter and set `status: tentative`. `hipo compact` adopts the new text and never overwrites it while its sources are unchanged.\n",
     );
     out
+}
+
+/// Topics without repeats, first mention first.
+fn dedup(mut topics: Vec<Topic>) -> Vec<Topic> {
+    let mut seen = HashSet::new();
+    topics.retain(|t| seen.insert(t.clone()));
+    topics
+}
+
+/// True when a node's frontmatter says it holds a summary someone wrote
+/// (tentative or fixed, not `needs-summarization`).
+fn summarised(fm: &Frontmatter) -> bool {
+    matches!(
+        fm.parsed_status(),
+        Ok(Some(Status::Tentative | Status::Fixed))
+    )
 }
 
 /// The 16 hex digits of a hash that a node's frontmatter records.
