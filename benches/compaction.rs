@@ -5,31 +5,24 @@
 //! `../shared/data/memaware-sessions` (or `HIPO_BENCH_CORPUS`).
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use hipo::compact::{Options, compact};
-use hipo::config::Config;
-use hipo::store::Store;
+use hipo::Hipo;
+use hipo::compact::Options;
 use hipo::summarize::{NoProgress, NoneSummarizer};
 use std::path::Path;
+use std::time::Duration;
 
 mod common;
 use common::{corpus, project};
 
+/// One `hipo compact`, as the CLI runs it: open, lock, scan, compact,
+/// record the run.
 fn run(root: &Path) {
-    let config = Config::load(root).unwrap();
-    let (store, _) = Store::open(root).unwrap();
-    let scan = hipo::scan::scan(root, &store.files().unwrap());
+    let hipo = Hipo::open(root).unwrap();
+    let session = hipo.lock(Duration::from_secs(5)).unwrap();
     let today = chrono::NaiveDate::from_ymd_opt(2023, 7, 15).unwrap();
-    let options = Options::new(today);
-    compact(
-        root,
-        &config.compaction,
-        &store,
-        scan,
-        &NoneSummarizer,
-        &NoProgress,
-        options,
-    )
-    .unwrap();
+    session
+        .compact_with(&NoneSummarizer, &NoProgress, Options::new(today))
+        .unwrap();
 }
 
 fn bench(c: &mut Criterion) {

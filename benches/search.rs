@@ -6,8 +6,10 @@
 //! `../shared/data/memaware-sessions` (or `HIPO_BENCH_CORPUS`).
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use hipo::index::{self, NoSyncProgress};
-use hipo::search::{self, Options, query};
+use hipo::Hipo;
+use hipo::facade::Searcher;
+use hipo::index::NoSyncProgress;
+use hipo::search::{Options, query};
 use std::path::Path;
 use std::time::Duration;
 
@@ -22,9 +24,9 @@ const QUERIES: [&str; 4] = [
     "kayak",
 ];
 
-fn sync(root: &Path) -> index::Fresh {
-    let wait = Duration::from_secs(5);
-    index::fresh(root, wait, wait, &NoSyncProgress).unwrap()
+fn sync(root: &Path) -> Searcher {
+    let hipo = Hipo::open(root).unwrap();
+    hipo.index(Duration::from_secs(5), &NoSyncProgress).unwrap()
 }
 
 fn bench(c: &mut Criterion) {
@@ -42,17 +44,16 @@ fn bench(c: &mut Criterion) {
         )
     });
     let warm = project(&corpus);
-    let fresh = sync(warm.path());
+    let searcher = sync(warm.path());
     group.bench_function("sync_no_change", |b| b.iter(|| sync(warm.path())));
     let opts = Options {
         limit: 10,
-        trust_index: true,
         ..Default::default()
     };
     for q in QUERIES {
         let parsed = query::parse(q).unwrap();
         group.bench_function(format!("query/{q}"), |b| {
-            b.iter(|| search::search(&fresh.index, warm.path(), &parsed, &opts).unwrap())
+            b.iter(|| searcher.search(&parsed, &opts).unwrap())
         });
     }
     let latest = warm.path().join("memory/2023-06-30.md");

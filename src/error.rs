@@ -45,6 +45,10 @@ pub enum Error {
     /// The local LLM backend failed for a reason that is not per-node.
     #[error("llm: {0}")]
     Llm(String),
+    /// The caller asked for something that cannot be done as asked; the
+    /// message says what to do instead.
+    #[error("{0}")]
+    Usage(String),
 }
 
 impl Error {

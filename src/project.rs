@@ -1,12 +1,10 @@
-//! Finding and creating a project, and opening it for a command.
+//! Finding and creating a project; [`crate::Hipo`] opens it.
 
-use crate::config::{CompactionState, Config};
+use crate::config::CompactionState;
 use crate::error::{Error, Problem, Result};
-use crate::fsutil::{ProjectLock, write_atomic};
+use crate::fsutil::write_atomic;
 use crate::layout::{CONFIG_FILE, HIPO_DIR, MEMORY_DIR, STATE_FILE};
-use crate::store::Store;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 /// Resolves the project root: `dir` if given (it must be a project), else
 /// the nearest ancestor of `cwd` holding `hipocampus.config.json` or
@@ -40,33 +38,6 @@ pub fn find_root(dir: Option<&Path>, cwd: &Path) -> Result<PathBuf> {
 /// True if `dir` holds `hipocampus.config.json` or `memory/`.
 fn is_project(dir: &Path) -> bool {
     dir.join(CONFIG_FILE).is_file() || dir.join(MEMORY_DIR).is_dir()
-}
-
-/// An open project: root, config, lock and store.
-pub struct Project {
-    pub root: PathBuf,
-    pub config: Config,
-    pub store: Store,
-    /// Set when the store was rebuilt on open.
-    pub store_warning: Option<String>,
-    _lock: ProjectLock,
-}
-
-impl Project {
-    /// Locks the project (waiting up to `wait` for another hipo) and opens
-    /// its store.
-    pub fn open(root: &Path, wait: Duration, on_wait: impl FnOnce()) -> Result<Project> {
-        let config = Config::load(root)?;
-        let lock = ProjectLock::acquire(root, wait, on_wait)?;
-        let (store, store_warning) = Store::open(root)?;
-        Ok(Project {
-            root: root.to_path_buf(),
-            config,
-            store,
-            store_warning,
-            _lock: lock,
-        })
-    }
 }
 
 /// Reads `memory/.compaction-state.json` for a command that goes on

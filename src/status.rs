@@ -4,9 +4,9 @@
 use crate::compact::{self, Action, NodeInfo, Options};
 use crate::config::CompactionState;
 use crate::error::{Problem, Result};
+use crate::facade::Session;
 use crate::layout::Level;
 use crate::markdown::Status;
-use crate::project::Project;
 use crate::scan::Scan;
 use crate::store::Store;
 use crate::summarize::{NoProgress, Summarizer};
@@ -68,14 +68,14 @@ pub struct StatusReport {
 
 /// Computes the status. The caller holds the project lock.
 pub fn status(
-    project: &Project,
+    session: &Session,
     scan: Scan,
     summarizer: &dyn Summarizer,
     today: NaiveDate,
     now: DateTime<Utc>,
 ) -> Result<StatusReport> {
-    let (root, config, store) = (project.root.as_path(), &project.config, &project.store);
-    let store_warning = project.store_warning.clone();
+    let (root, config, store) = (session.root(), session.config(), session.store());
+    let store_warning = session.store_warning().map(str::to_string);
     let file_records = store.files()?.len();
     let node_records = store.nodes()?.len();
     // The configured summarizer (never called in a dry run), so nodes a

@@ -1,16 +1,32 @@
-//! The `hipo` command line: parses, calls the library, prints. No engine
-//! logic lives here.
+//! The `hipo` command line: each subcommand is a file that parses its
+//! flags, calls the [`hipo::Hipo`] facade, and prints. No engine logic
+//! lives here.
 
+mod args;
+mod checkpoint;
 mod compact;
-mod llm;
+mod eval;
+mod get;
+mod index;
+mod init;
+mod llm_check;
 mod output;
+mod rebuild;
 mod search;
+mod status;
+mod summarize;
+
+pub use args::Cli;
+use args::{Command, LlmArgs, LlmCommand};
 
 use anyhow::Result;
 use chrono::NaiveDate;
-use clap::{Parser, Subcommand};
+use hipo::Hipo;
+use hipo::llm::Settings;
+use hipo::render::Style;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 /// Exit codes, documented in the README.
 pub mod exit {
@@ -26,74 +42,13 @@ pub mod exit {
     pub const SUMMARY_FAILED: u8 = 4;
 }
 
-/// Long-term memory for AI agents: Markdown logs, an incremental summary
-/// tree, and fast search.
-#[derive(Debug, Parser)]
-#[command(name = "hipo", version, about, max_term_width = 100)]
-pub struct Cli {
-    /// Project root (default: nearest ancestor with hipocampus.config.json or memory/).
-    #[arg(long, global = true, env = "HIPO_DIR", value_name = "DIR")]
-    pub dir: Option<PathBuf>,
-
-    /// Print machine-readable JSON on stdout.
-    #[arg(long, global = true)]
-    pub json: bool,
-
-    /// The date that decides tentative/fixed and ages (default: today).
-    #[arg(long, global = true, env = "HIPO_TODAY", value_name = "YYYY-MM-DD")]
-    pub today: Option<NaiveDate>,
-
-    #[command(subcommand)]
-    pub command: Command,
-}
-
-/// The subcommands.
-#[derive(Debug, Subcommand)]
-pub enum Command {
-    /// Create memory/, knowledge/, plans/, ROOT.md and the config (idempotent).
-    Init,
-    /// Bring the compaction tree up to date.
-    Compact(compact::CompactArgs),
-    /// Show the tree, the summary backlog, and whether a compaction is due.
-    Status {
-        #[command(flatten)]
-        llm: llm::LlmArgs,
-    },
-    /// Delete .hipo/ and rebuild it (tree records and search index) from the Markdown.
-    Rebuild {
-        #[command(flatten)]
-        llm: llm::LlmArgs,
-    },
-    /// Fill needs-summarization nodes with the local model (all, or the given paths).
-    Summarize {
-        /// Node paths, e.g. memory/daily/2026-03-15.md.
-        paths: Vec<String>,
-        #[command(flatten)]
-        llm: llm::LlmArgs,
-    },
-    /// Local model tools.
-    #[command(subcommand)]
-    Llm(llm::LlmCommand),
-    /// Search every level of memory (updates the index first).
-    Search(search::SearchArgs),
-    /// Print a file, a slice (PATH:LINE[:COUNT]) or a hit's section ('#id'), with line numbers.
-    Get {
-        /// PATH, PATH:LINE, PATH:LINE:COUNT, or a hit's '#id' (quoted: # starts a shell comment).
-        target: String,
-    },
-    /// Bring the search index up to date (search does this itself).
-    Index,
-    /// Measure retrieval quality: Recall@k and MRR over a JSON Lines fixture.
-    Eval(search::EvalArgs),
-}
-
 /// What every command needs to know.
 pub struct Ctx {
     pub dir: Option<PathBuf>,
     pub json: bool,
     /// `--today`, if given; see [`Ctx::today`].
     pub today_flag: Option<NaiveDate>,
-    pub style: output::Style,
+    pub style: Style,
 }
 
 impl Ctx {
@@ -105,11 +60,34 @@ impl Ctx {
             .unwrap_or_else(|| chrono::Local::now().date_naive())
     }
 
-    /// The project root for commands that need an existing project.
-    pub fn root(&self) -> Result<PathBuf> {
+    /// The project, for commands that need an existing one; waits for the
+    /// lock are announced on stderr.
+    pub fn hipo(&self) -> Result<Hipo> {
         let cwd = std::env::current_dir()?;
-        Ok(hipo::project::find_root(self.dir.as_deref(), &cwd)?)
+        Ok(Hipo::find(self.dir.as_deref(), &cwd)?.on_wait(|root| {
+            eprintln!(
+                "hipo: waiting for another hipo process to finish in {}…",
+                root.display()
+            )
+        }))
     }
+
+    /// How long a command waits for another hipo process before giving
+    /// up: `HIPO_LOCK_WAIT` seconds, default 60.
+    pub fn lock_wait(&self) -> Duration {
+        std::env::var("HIPO_LOCK_WAIT")
+            .ok()
+            .and_then(|v| v.parse::<f64>().ok())
+            .filter(|s| s.is_finite() && *s >= 0.0)
+            .map(Duration::from_secs_f64)
+            .unwrap_or(Duration::from_secs(60))
+    }
+}
+
+/// The model settings for this run: the project's config merged with the
+/// flags and their environment variables.
+pub fn settings(hipo: &Hipo, llm: &LlmArgs) -> Result<Settings> {
+    Ok(hipo::llm::resolve(&hipo.config().llm, &llm.overrides())?)
 }
 
 /// Parses and runs; the caller maps errors to exit code 2.
@@ -118,20 +96,22 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         dir: cli.dir,
         json: cli.json,
         today_flag: cli.today,
-        style: output::Style::detect(),
+        style: output::detect_style(),
     };
-    match cli.command {
-        Command::Init => compact::init(&ctx),
-        Command::Compact(args) => compact::compact(&ctx, &args),
-        Command::Status { llm } => llm::status(&ctx, &llm),
-        Command::Rebuild { llm } => compact::rebuild(&ctx, &llm),
-        Command::Summarize { paths, llm } => llm::summarize(&ctx, &llm, &paths),
-        Command::Llm(llm::LlmCommand::Check(args)) => llm::check(&ctx, &args),
-        Command::Search(args) => search::search(&ctx, &args),
-        Command::Get { target } => search::get_cmd(&ctx, &target),
-        Command::Index => search::index_cmd(&ctx),
-        Command::Eval(args) => search::eval(&ctx, &args),
-    }
+    let code = match cli.command {
+        Command::Init => init::run(&ctx)?,
+        Command::Compact(args) => compact::run(&ctx, &args)?,
+        Command::Status { llm } => status::run(&ctx, &llm)?,
+        Command::Rebuild { llm } => rebuild::run(&ctx, &llm)?,
+        Command::Summarize { paths, llm } => summarize::run(&ctx, &llm, &paths)?,
+        Command::Llm(LlmCommand::Check(args)) => llm_check::run(&ctx, &args)?,
+        Command::Checkpoint(args) => checkpoint::run(&ctx, &args)?,
+        Command::Search(args) => search::run(&ctx, &args)?,
+        Command::Get { target } => get::run(&ctx, &target)?,
+        Command::Index => index::run(&ctx)?,
+        Command::Eval(args) => eval::run(&ctx, &args)?,
+    };
+    Ok(ExitCode::from(code))
 }
 
 /// Maps a library error to its exit code.

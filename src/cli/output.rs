@@ -1,38 +1,19 @@
-//! Terminal styling: bold only on a terminal, and never with NO_COLOR.
+//! What every subcommand prints the same way: styling, JSON, the progress
+//! bar, and the warnings and problems a run reports on stderr.
 
+use hipo::compact::Report;
+use hipo::index::SyncProgress;
+use hipo::layout::NodeId;
+use hipo::render::Style;
+use hipo::summarize::Progress;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 
-/// Whether to emit ANSI styling on stdout.
-#[derive(Debug, Clone, Copy)]
-pub struct Style {
-    pub color: bool,
-}
-
-impl Style {
-    /// Color when stdout is a terminal and NO_COLOR is unset or empty.
-    pub fn detect() -> Style {
-        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-        Style {
-            color: !no_color && std::io::stdout().is_terminal(),
-        }
-    }
-
-    /// Bold text.
-    pub fn bold(&self, s: &str) -> String {
-        if self.color {
-            format!("\x1b[1m{s}\x1b[0m")
-        } else {
-            s.to_string()
-        }
-    }
-
-    /// Dim text.
-    pub fn dim(&self, s: &str) -> String {
-        if self.color {
-            format!("\x1b[2m{s}\x1b[0m")
-        } else {
-            s.to_string()
-        }
+/// Color when stdout is a terminal and NO_COLOR is unset or empty.
+pub fn detect_style() -> Style {
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    Style {
+        color: !no_color && std::io::stdout().is_terminal(),
     }
 }
 
@@ -40,4 +21,118 @@ impl Style {
 pub fn print_json<T: serde::Serialize>(value: &T) -> anyhow::Result<()> {
     println!("{}", serde_json::to_string_pretty(value)?);
     Ok(())
+}
+
+/// The one progress bar, on stderr (drawn only when stderr is a
+/// terminal): model summaries, and big index builds.
+pub struct Bar {
+    bar: ProgressBar,
+    /// Shown only once the work is big enough to be worth a bar.
+    min_total: usize,
+}
+
+impl Bar {
+    /// For summaries: every call to a model is slow enough to show.
+    pub fn summarising() -> Bar {
+        Bar::with("{spinner} summarising {pos}/{len} {wide_msg} {elapsed}", 0)
+    }
+
+    /// For an index sync: a handful of changed files takes milliseconds,
+    /// so no bar for that.
+    pub fn indexing() -> Bar {
+        Bar::with("{spinner} indexing {pos}/{len} files {elapsed}", 20)
+    }
+
+    fn with(template: &str, min_total: usize) -> Bar {
+        let bar = ProgressBar::hidden();
+        bar.set_style(
+            ProgressStyle::with_template(template).unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        Bar { bar, min_total }
+    }
+
+    fn start(&self, total: usize) {
+        if total >= self.min_total {
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+        self.bar.set_length(total as u64);
+        self.bar.set_position(0);
+    }
+}
+
+impl Progress for Bar {
+    fn begin(&self, total: usize) {
+        self.start(total);
+    }
+    fn started(&self, node: NodeId) {
+        self.bar.set_message(node.path());
+    }
+    fn finished(&self, _node: NodeId) {
+        self.bar.inc(1);
+    }
+}
+
+impl SyncProgress for Bar {
+    fn begin(&self, total: usize) {
+        self.start(total);
+    }
+    fn file_done(&self) {
+        self.bar.inc(1);
+    }
+}
+
+impl Drop for Bar {
+    fn drop(&mut self) {
+        self.bar.finish_and_clear();
+    }
+}
+
+/// A compaction's warnings, skipped files and failed summaries, on stderr.
+pub fn report_problems(report: &Report) {
+    for w in &report.warnings {
+        eprintln!("hipo: {w}");
+    }
+    for p in &report.problems {
+        eprintln!("hipo: skipped {p}");
+    }
+    for f in &report.summary_failures {
+        eprintln!("hipo: {}: summary failed: {}; {}", f.path, f.reason, f.hint);
+    }
+}
+
+/// A compaction's exit code: 4 when a summary failed, 1 when files were
+/// skipped.
+pub fn compact_code(report: &Report) -> u8 {
+    use super::exit;
+    if !report.summary_failures.is_empty() {
+        exit::SUMMARY_FAILED
+    } else if !report.problems.is_empty() {
+        exit::PROBLEMS
+    } else {
+        exit::OK
+    }
+}
+
+/// What a search's index sync has to say, on stderr.
+pub fn report_sync(searcher: &hipo::facade::Searcher) {
+    for w in searcher.warnings() {
+        eprintln!("hipo: {w}");
+    }
+    if let Some(report) = searcher.sync() {
+        if let Some(why) = report.rebuilt.as_deref().filter(|w| *w != "no index yet") {
+            eprintln!("hipo: rebuilt the search index: {why}");
+        }
+        for p in &report.problems {
+            eprintln!("hipo: not searchable: {p}");
+        }
+    }
+}
+
+/// Exit code for a command that searched: 1 when files were skipped.
+pub fn search_code(searcher: &hipo::facade::Searcher) -> u8 {
+    if searcher.skipped_files() {
+        super::exit::PROBLEMS
+    } else {
+        super::exit::OK
+    }
 }

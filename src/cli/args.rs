@@ -1,0 +1,211 @@
+//! Every flag and subcommand of the `hipo` command line, in one place.
+
+use chrono::NaiveDate;
+use clap::{Parser, Subcommand};
+use hipo::llm::Overrides;
+use std::path::PathBuf;
+
+/// Long-term memory for AI agents: Markdown logs, an incremental summary
+/// tree, and fast search.
+#[derive(Debug, Parser)]
+#[command(name = "hipo", version, about, max_term_width = 100)]
+pub struct Cli {
+    /// Project root (default: nearest ancestor with hipocampus.config.json or memory/).
+    #[arg(long, global = true, env = "HIPO_DIR", value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+
+    /// Print machine-readable JSON on stdout.
+    #[arg(long, global = true)]
+    pub json: bool,
+
+    /// The date that decides tentative/fixed and ages (default: today).
+    #[arg(long, global = true, env = "HIPO_TODAY", value_name = "YYYY-MM-DD")]
+    pub today: Option<NaiveDate>,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Create memory/, knowledge/, plans/, ROOT.md and the config (idempotent).
+    Init,
+    /// Bring the compaction tree up to date.
+    Compact(CompactArgs),
+    /// Show the tree, the summary backlog, and whether a compaction is due.
+    Status {
+        #[command(flatten)]
+        llm: LlmArgs,
+    },
+    /// Delete .hipo/ and rebuild it (tree records and search index) from the Markdown.
+    Rebuild {
+        #[command(flatten)]
+        llm: LlmArgs,
+    },
+    /// Fill needs-summarization nodes with the local model (all, or the given paths).
+    Summarize {
+        /// Node paths, e.g. memory/daily/2026-03-15.md.
+        paths: Vec<String>,
+        #[command(flatten)]
+        llm: LlmArgs,
+    },
+    /// Local model tools.
+    #[command(subcommand)]
+    Llm(LlmCommand),
+    /// Append a typed entry to today's raw log (memory/YYYY-MM-DD.md).
+    Checkpoint(CheckpointArgs),
+    /// Search every level of memory (updates the index first).
+    Search(SearchArgs),
+    /// Print a file, a slice (PATH:LINE[:COUNT]) or a hit's section ('#id'), with line numbers.
+    Get {
+        /// PATH, PATH:LINE, PATH:LINE:COUNT, or a hit's '#id' (quoted: # starts a shell comment).
+        target: String,
+    },
+    /// Bring the search index up to date (search does this itself).
+    Index,
+    /// Measure retrieval quality: Recall@k and MRR over a JSON Lines fixture.
+    Eval(EvalArgs),
+}
+
+/// `hipo compact` flags.
+#[derive(Debug, clap::Args)]
+pub struct CompactArgs {
+    /// Print the plan (which node, why) and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Re-summarise nodes written by another model or prompt version.
+    #[arg(long)]
+    pub resummarize: bool,
+    #[command(flatten)]
+    pub llm: LlmArgs,
+}
+
+/// Local-model options; each overrides `llm.*` in hipocampus.config.json.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct LlmArgs {
+    /// Summary backend: none (leave nodes for the agent) or ollama.
+    #[arg(long = "llm", env = "HIPO_LLM", value_name = "BACKEND", value_parser = ["none", "ollama"])]
+    pub backend: Option<String>,
+    /// Ollama model name, e.g. qwen2.5:7b.
+    #[arg(long, env = "HIPO_MODEL")]
+    pub model: Option<String>,
+    /// Ollama address [default: http://127.0.0.1:11434].
+    #[arg(long, env = "OLLAMA_HOST", value_name = "URL")]
+    pub host: Option<String>,
+    /// Seconds to wait for one model answer [default: 120].
+    #[arg(long, env = "HIPO_LLM_TIMEOUT", value_name = "SECONDS")]
+    pub timeout_s: Option<u64>,
+    /// Model context window in tokens; longer inputs are chunked [default: 8192].
+    #[arg(long, env = "HIPO_NUM_CTX", value_name = "TOKENS")]
+    pub num_ctx: Option<u64>,
+    /// Sampling temperature [default: 0.2].
+    #[arg(long, env = "HIPO_TEMPERATURE")]
+    pub temperature: Option<f32>,
+    /// How long Ollama keeps the model loaded: -1, 0, or 30s / 5m / 2h.
+    #[arg(long, env = "HIPO_KEEP_ALIVE", allow_hyphen_values = true)]
+    pub keep_alive: Option<String>,
+    /// Parallel requests to the model [default: 1].
+    #[arg(long, env = "HIPO_LLM_CONCURRENCY", value_name = "N")]
+    pub concurrency: Option<usize>,
+}
+
+impl LlmArgs {
+    /// The flags as overrides of the config's `llm.*`.
+    pub fn overrides(&self) -> Overrides {
+        Overrides {
+            backend: self.backend.clone(),
+            host: self.host.clone(),
+            model: self.model.clone(),
+            timeout_s: self.timeout_s,
+            num_ctx: self.num_ctx,
+            temperature: self.temperature,
+            keep_alive: self.keep_alive.clone(),
+            concurrency: self.concurrency,
+        }
+    }
+}
+
+/// `hipo llm …`
+#[derive(Debug, clap::Subcommand)]
+pub enum LlmCommand {
+    /// Say in one line whether Ollama answers and the model is pulled.
+    Check(LlmArgs),
+}
+
+/// `hipo checkpoint` arguments.
+#[derive(Debug, clap::Args)]
+pub struct CheckpointArgs {
+    /// The entry's type: user, feedback, project or reference.
+    #[arg(value_name = "TYPE", value_parser = ["user", "feedback", "project", "reference"])]
+    pub kind: String,
+    /// The entry's heading, one line.
+    pub topic: String,
+    /// A `- key: value` line, in order (request=…, decisions=…, outcome=…).
+    #[arg(short, long = "field", value_name = "KEY=VALUE")]
+    pub fields: Vec<String>,
+    /// Read a free Markdown body from standard input.
+    #[arg(long)]
+    pub stdin: bool,
+}
+
+/// `hipo search` flags.
+#[derive(Debug, clap::Args)]
+pub struct SearchArgs {
+    /// Words, "phrases", +required, -excluded and filters (type:, level:,
+    /// after:, before:, week:, month:, path:).
+    /// Quote a query holding -excluded terms ("postgres -mysql") or put it after `--`.
+    #[arg(required = true, value_name = "QUERY")]
+    pub query: Vec<String>,
+    /// Number of results.
+    #[arg(short = 'n', long, default_value_t = 10, value_parser = at_least_one)]
+    pub limit: usize,
+    /// Print only the paths of the results, once each.
+    #[arg(long)]
+    pub files: bool,
+    /// Print each result's whole section.
+    #[arg(long)]
+    pub full: bool,
+    /// Drop results scoring below this.
+    #[arg(long, value_name = "X")]
+    pub min_score: Option<f32>,
+    /// Only entries of this type (user, feedback, project, reference).
+    #[arg(long = "type", value_name = "TYPE")]
+    pub kind: Vec<String>,
+    /// Only this level (raw, daily, weekly, monthly, root, knowledge, plans, other).
+    #[arg(long)]
+    pub level: Vec<String>,
+    /// Only on or after this day.
+    #[arg(long, value_name = "YYYY-MM-DD")]
+    pub after: Option<String>,
+    /// Only on or before this day.
+    #[arg(long, value_name = "YYYY-MM-DD")]
+    pub before: Option<String>,
+    /// Only in this ISO week (2026-W11).
+    #[arg(long)]
+    pub week: Option<String>,
+    /// Only in this month (2026-03).
+    #[arg(long)]
+    pub month: Option<String>,
+    /// Only under this path prefix (knowledge/).
+    #[arg(long)]
+    pub path: Vec<String>,
+}
+
+/// Parses `-n`: a count of results, 1 or more.
+fn at_least_one(s: &str) -> std::result::Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!("`{s}` is not a count of results (1 or more)")),
+    }
+}
+
+/// `hipo eval` flags.
+#[derive(Debug, clap::Args)]
+pub struct EvalArgs {
+    /// A JSON Lines fixture: {"query": …, "expected": [paths, path:line or headings], "group": …}.
+    pub fixture: PathBuf,
+    /// The cut-offs to report Recall@k at.
+    #[arg(short, long, value_delimiter = ',', default_value = "1,5,10")]
+    pub k: Vec<usize>,
+}

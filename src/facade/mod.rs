@@ -1,0 +1,216 @@
+//! The one door into the engine: every front end (the CLI, the benches,
+//! hooks, an MCP server) opens a project here and calls these methods, so
+//! none of them assembles scan, compact, index and the lock by hand.
+//!
+//! [`Hipo`] is an unlocked handle: reads (search, get) go through it and
+//! never wait long on a writer. [`Session`] holds the project lock: every
+//! operation that writes (compact, append, summarize) is a method of it,
+//! so the type system says who may write.
+
+mod session;
+
+pub use session::{Appended, Compacted, Session};
+
+use crate::config::Config;
+use crate::error::{Error, Result};
+use crate::eval::{self, Case};
+use crate::fsutil::ProjectLock;
+use crate::index::{self, Fresh, IndexStats, SyncProgress, SyncReport};
+use crate::project::{self, InitReport};
+use crate::search::{self, Hit, get, query::Query};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// How long a search waits for another hipo process before answering
+/// from the index as it is: long enough for an append or a mechanical
+/// compaction, short enough that a model-backed run never stalls a read.
+pub const SEARCH_PATIENCE: Duration = Duration::from_millis(1500);
+
+/// Called when an operation starts waiting for another hipo process.
+type WaitNotice = Box<dyn Fn(&Path) + Send + Sync>;
+
+/// A project, found and configured but not locked.
+pub struct Hipo {
+    root: PathBuf,
+    config: Config,
+    on_wait: Option<WaitNotice>,
+}
+
+impl std::fmt::Debug for Hipo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hipo").field("root", &self.root).finish()
+    }
+}
+
+impl Hipo {
+    /// The project at `dir` if given (it must be one), else the nearest
+    /// ancestor of `cwd` holding `hipocampus.config.json` or `memory/`.
+    pub fn find(dir: Option<&Path>, cwd: &Path) -> Result<Hipo> {
+        Hipo::open(&project::find_root(dir, cwd)?)
+    }
+
+    /// The project rooted at `root`, with its config read.
+    pub fn open(root: &Path) -> Result<Hipo> {
+        Ok(Hipo {
+            root: root.to_path_buf(),
+            config: Config::load(root)?,
+            on_wait: None,
+        })
+    }
+
+    /// Creates the hipocampus layout under `root` (idempotent, never
+    /// overwrites a file) and opens it.
+    pub fn init(root: &Path, today: chrono::NaiveDate) -> Result<(Hipo, InitReport)> {
+        std::fs::create_dir_all(root).map_err(|e| Error::io(root, e))?;
+        let report = project::init(root, today)?;
+        Ok((Hipo::open(root)?, report))
+    }
+
+    /// Tells the front end when an operation starts waiting for the lock,
+    /// so a person is not left staring at a silent terminal.
+    pub fn on_wait(mut self, notice: impl Fn(&Path) + Send + Sync + 'static) -> Hipo {
+        self.on_wait = Some(Box::new(notice));
+        self
+    }
+
+    /// The project root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// `hipocampus.config.json`, as read when the project was opened.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Takes the project lock, waiting up to `wait` for another hipo
+    /// process ([`Error::Busy`] after that), and opens the store.
+    pub fn lock(&self, wait: Duration) -> Result<Session<'_>> {
+        Session::open(self, wait)
+    }
+
+    fn notice(&self) -> impl FnOnce() + '_ {
+        move || {
+            if let Some(n) = &self.on_wait {
+                n(&self.root)
+            }
+        }
+    }
+
+    /// The search index, brought up to date first. If a writer holds the
+    /// lock past [`SEARCH_PATIENCE`], an existing index is used as it is
+    /// (`fresh` false, with a warning); with no index yet it waits up to
+    /// `wait`. Redaction of stale sections is decided here, not by callers.
+    pub fn searcher(&self, wait: Duration, progress: &dyn SyncProgress) -> Result<Searcher> {
+        let fresh = index::fresh(&self.root, SEARCH_PATIENCE, wait, progress)?;
+        Ok(Searcher {
+            root: self.root.clone(),
+            fresh,
+        })
+    }
+
+    /// One search: [`Hipo::searcher`] and a query.
+    pub fn search(
+        &self,
+        q: &Query,
+        opts: &search::Options,
+        wait: Duration,
+        progress: &dyn SyncProgress,
+    ) -> Result<Found> {
+        let searcher = self.searcher(wait, progress)?;
+        let hits = searcher.search(q, opts)?;
+        Ok(Found { hits, searcher })
+    }
+
+    /// Brings the index up to date explicitly: waits the whole `wait` for
+    /// a writer and fails with [`Error::Busy`] rather than answer stale.
+    pub fn index(&self, wait: Duration, progress: &dyn SyncProgress) -> Result<Searcher> {
+        let fresh = index::fresh(&self.root, wait, wait, progress)?;
+        Ok(Searcher {
+            root: self.root.clone(),
+            fresh,
+        })
+    }
+
+    /// A file, a slice of it, or a hit's section (`#id`), redacted.
+    pub fn get(&self, target: &str) -> Result<get::Slice> {
+        get::get(&self.root, &get::parse(target)?)
+    }
+
+    /// Recall@k and MRR of `cases` against this project's index.
+    pub fn eval(
+        &self,
+        cases: &[Case],
+        ks: &[usize],
+        wait: Duration,
+        progress: &dyn SyncProgress,
+    ) -> Result<(eval::Report, Searcher)> {
+        let searcher = self.searcher(wait, progress)?;
+        let report = eval::evaluate(cases, ks, |q, limit| {
+            let opts = search::Options {
+                limit,
+                snippets: false,
+                ..Default::default()
+            };
+            searcher.search(&crate::search::query::parse(q)?, &opts)
+        })?;
+        Ok((report, searcher))
+    }
+
+    /// Deletes the derived cache (`.hipo/` but its lock), under the lock
+    /// so a concurrent run never sees half a cache.
+    pub fn drop_cache(&self, wait: Duration) -> Result<()> {
+        let _lock = ProjectLock::acquire(&self.root, wait, self.notice())?;
+        project::drop_cache(&self.root)
+    }
+}
+
+/// An index ready to answer queries.
+pub struct Searcher {
+    root: PathBuf,
+    fresh: Fresh,
+}
+
+impl Searcher {
+    /// Runs `q`. Sections of an index that could not be synced are
+    /// redacted again before they are shown.
+    pub fn search(&self, q: &Query, opts: &search::Options) -> Result<Vec<Hit>> {
+        let opts = search::Options {
+            trust_index: self.is_fresh(),
+            ..opts.clone()
+        };
+        search::search(&self.fresh.index, &self.root, q, &opts)
+    }
+
+    /// False when another hipo held the lock and the index was searched
+    /// as it was.
+    pub fn is_fresh(&self) -> bool {
+        self.fresh.sync.is_some()
+    }
+
+    /// What the sync did (`None` when not fresh).
+    pub fn sync(&self) -> Option<&SyncReport> {
+        self.fresh.sync.as_ref()
+    }
+
+    /// Things to tell the user: a rebuilt store, a stale index.
+    pub fn warnings(&self) -> &[String] {
+        &self.fresh.warnings
+    }
+
+    /// Size of the index.
+    pub fn stats(&self) -> IndexStats {
+        self.fresh.index.stats()
+    }
+
+    /// True when some files could not be indexed.
+    pub fn skipped_files(&self) -> bool {
+        self.sync().is_some_and(|s| !s.problems.is_empty())
+    }
+}
+
+/// A search's answer, with the index it came from.
+pub struct Found {
+    pub hits: Vec<Hit>,
+    pub searcher: Searcher,
+}

@@ -1,0 +1,250 @@
+//! A locked project: the operations that write.
+
+use super::Hipo;
+use crate::compact::{self, Options, Report};
+use crate::config::{CompactionState, Config};
+use crate::error::{Error, Problem, Result};
+use crate::fsutil::ProjectLock;
+use crate::journal::{self, Entry};
+use crate::layout::PathKind;
+use crate::llm::{self, Backend, OllamaSummarizer, Settings};
+use crate::project;
+use crate::status::{self, StatusReport};
+use crate::store::Store;
+use crate::summarize::{NoneSummarizer, Progress, Summarizer};
+use chrono::{DateTime, NaiveDate, Utc};
+use std::path::Path;
+use std::time::Duration;
+
+/// The project lock, held, and the store, open. Dropping it releases the
+/// lock.
+pub struct Session<'h> {
+    hipo: &'h Hipo,
+    store: Store,
+    store_warning: Option<String>,
+    _lock: ProjectLock,
+}
+
+/// A compaction's report, with what the model calls cost when a model
+/// was used.
+#[derive(Debug, serde::Serialize)]
+pub struct Compacted {
+    #[serde(flatten)]
+    pub report: Report,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub llm: Option<llm::Stats>,
+}
+
+/// Where an appended entry landed.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Appended {
+    /// The raw log, project-relative.
+    pub path: String,
+    /// 1-based line of the entry's heading.
+    pub line: usize,
+    /// Lines appended.
+    pub lines: usize,
+    /// Set when the trigger counters could not be updated (a state file
+    /// hipo cannot read is left as it is); the entry itself was written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub problem: Option<Problem>,
+}
+
+impl<'h> Session<'h> {
+    pub(super) fn open(hipo: &'h Hipo, wait: Duration) -> Result<Session<'h>> {
+        let lock = ProjectLock::acquire(&hipo.root, wait, hipo.notice())?;
+        let (store, store_warning) = Store::open(&hipo.root)?;
+        Ok(Session {
+            hipo,
+            store,
+            store_warning,
+            _lock: lock,
+        })
+    }
+
+    /// The project root.
+    pub fn root(&self) -> &Path {
+        &self.hipo.root
+    }
+
+    /// The project's config.
+    pub fn config(&self) -> &Config {
+        &self.hipo.config
+    }
+
+    pub(crate) fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Set when the store could not be read and was rebuilt on open.
+    pub fn store_warning(&self) -> Option<&str> {
+        self.store_warning.as_deref()
+    }
+
+    /// Brings the tree up to date with the backend `llm` names, then
+    /// records the run in `memory/.compaction-state.json` (not for a dry
+    /// run). A dry run plans with the model's summarizer too (never
+    /// calling it), so nodes a model wrote are planned as `compact` would.
+    pub fn compact(
+        &self,
+        llm: &Settings,
+        progress: &dyn Progress,
+        options: Options,
+    ) -> Result<Compacted> {
+        if llm.backend == Backend::None {
+            let report = self.compact_with(&NoneSummarizer, progress, options)?;
+            return Ok(Compacted { report, llm: None });
+        }
+        let dry_run = options.dry_run;
+        let mut summarizer = OllamaSummarizer::new(llm.clone(), Some(&self.store))?;
+        summarizer.resummarize = options.resummarize;
+        let report = self.compact_with(&summarizer, progress, options)?;
+        Ok(Compacted {
+            report,
+            llm: (!dry_run).then(|| summarizer.stats()),
+        })
+    }
+
+    /// [`Session::compact`] with any summarizer (a library user's own, or
+    /// a test double).
+    pub fn compact_with(
+        &self,
+        summarizer: &dyn Summarizer,
+        progress: &dyn Progress,
+        options: Options,
+    ) -> Result<Report> {
+        let scan = crate::scan::scan(self.root(), &self.store.files()?);
+        let dry_run = options.dry_run;
+        let mut report = compact::compact(
+            self.root(),
+            &self.config().compaction,
+            &self.store,
+            scan,
+            summarizer,
+            progress,
+            options,
+        )?;
+        if !dry_run {
+            report
+                .problems
+                .extend(self.record_compaction_run(Utc::now()));
+        }
+        Ok(report)
+    }
+
+    /// Fills `needs-summarization` nodes with the model: all of them, or
+    /// the node `paths` given (as typed, `./`-prefixed, or absolute
+    /// inside the project). A path that is not an existing node is an
+    /// error, not a silent plain compaction.
+    pub fn summarize(
+        &self,
+        llm: &Settings,
+        paths: &[String],
+        progress: &dyn Progress,
+        today: NaiveDate,
+    ) -> Result<Compacted> {
+        if llm.backend == Backend::None {
+            return Err(Error::Llm(
+                "summarize needs a local model: pass --llm ollama --model NAME, or set llm.backend and llm.model in hipocampus.config.json".into(),
+            ));
+        }
+        let only = if paths.is_empty() {
+            None
+        } else {
+            Some(node_paths(self.root(), paths)?)
+        };
+        self.compact(
+            llm,
+            progress,
+            Options {
+                only,
+                ..Options::new(today)
+            },
+        )
+    }
+
+    /// What the tree looks like and whether a compaction is due, planned
+    /// as a compaction with `llm` would plan it.
+    pub fn status(
+        &self,
+        llm: &Settings,
+        today: NaiveDate,
+        now: DateTime<Utc>,
+    ) -> Result<StatusReport> {
+        let scan = crate::scan::scan(self.root(), &self.store.files()?);
+        if llm.backend == Backend::None {
+            return status::status(self, scan, &NoneSummarizer, today, now);
+        }
+        let summarizer = OllamaSummarizer::new(llm.clone(), Some(&self.store))?;
+        status::status(self, scan, &summarizer, today, now)
+    }
+
+    /// Appends a typed entry to the raw log of `today` (created with its
+    /// `# YYYY-MM-DD` title if missing) in one write, redacted, and counts
+    /// it in hipocampus's triggers. The lock this session holds keeps two
+    /// hipo processes from interleaving; the single `O_APPEND` write keeps
+    /// an agent platform writing the same file from tearing it.
+    pub fn append(&self, entry: &Entry, today: NaiveDate) -> Result<Appended> {
+        let written = journal::append(self.root(), entry, today)?;
+        let problem = match project::load_state(self.root()) {
+            Ok(mut state) => {
+                state.raw_lines_since_last_compaction += written.lines as u64;
+                state.checkpoints_since_last_compaction += 1;
+                state.save(self.root()).err().map(|e| problem_of_state(&e))
+            }
+            Err(problem) => Some(problem),
+        };
+        Ok(Appended {
+            path: written.path,
+            line: written.line,
+            lines: written.lines,
+            problem,
+        })
+    }
+
+    /// Records a finished compaction in `memory/.compaction-state.json`:
+    /// the time, and the counters back to 0. A state file hipo cannot
+    /// read is returned as a problem and left as it is: rewriting it from
+    /// defaults would lose what other tools keep there.
+    pub fn record_compaction_run(&self, now: DateTime<Utc>) -> Option<Problem> {
+        let mut state: CompactionState = match project::load_state(self.root()) {
+            Ok(state) => state,
+            Err(problem) => return Some(problem),
+        };
+        state.last_compaction_run = Some(now.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
+        state.raw_lines_since_last_compaction = 0;
+        state.checkpoints_since_last_compaction = 0;
+        state.save(self.root()).err().map(|e| problem_of_state(&e))
+    }
+}
+
+fn problem_of_state(e: &Error) -> Problem {
+    Problem {
+        path: crate::layout::STATE_FILE.into(),
+        line: None,
+        message: format!("cannot write: {e}"),
+    }
+}
+
+/// The project-relative paths of the nodes `summarize` was given.
+fn node_paths(root: &Path, paths: &[String]) -> Result<Vec<String>> {
+    const SHAPE: &str = "a node path looks like memory/daily/2026-03-15.md, memory/weekly/2026-W11.md or memory/monthly/2026-03.md";
+    paths
+        .iter()
+        .map(|p| {
+            let rel = match Path::new(p).strip_prefix(root) {
+                Ok(inside) => inside.to_string_lossy().into_owned(),
+                Err(_) => p.trim_start_matches("./").to_string(),
+            };
+            match crate::layout::classify(&rel) {
+                Ok(PathKind::Node(id)) if root.join(&rel).is_file() => Ok(id.path()),
+                Ok(PathKind::Node(_)) => Err(Error::Usage(format!(
+                    "{p} does not exist; run `hipo compact` first, or pass an existing node (`hipo status` lists those waiting for a summary)"
+                ))),
+                _ => Err(Error::Usage(format!(
+                    "{p} is not a node of the summary tree; {SHAPE}"
+                ))),
+            }
+        })
+        .collect()
+}

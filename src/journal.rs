@@ -1,0 +1,205 @@
+//! Appending a typed entry to a raw log, the one write hipo makes to the
+//! source of truth.
+//!
+//! A raw log is append-only and other writers (the agent platform, another
+//! hook) may be appending to it at the same moment, so the entry goes out
+//! in a single `write` on an `O_APPEND` descriptor: it lands whole, after
+//! whatever is there, never interleaved with another writer's bytes and
+//! never over them. Entries are redacted first: a secret an agent pastes
+//! into a checkpoint is not written in clear.
+
+use crate::error::{Error, Result};
+use crate::markdown::EntryType;
+use crate::redact::redact;
+use chrono::NaiveDate;
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::Path;
+
+/// A typed entry: `## Topic [type]`, then `- key: value` fields, then a
+/// free body, as hipocampus's checkpoint format writes it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Entry {
+    pub kind: EntryType,
+    /// One line; the heading.
+    pub topic: String,
+    /// `- key: value` lines, in order (request, analysis, decisions,
+    /// outcome, references, or a feedback entry's rule, why, how-to-apply).
+    pub fields: Vec<(String, String)>,
+    /// Free Markdown after the fields.
+    pub body: String,
+}
+
+impl Entry {
+    /// The entry as Markdown: heading, fields, body, ending in a newline.
+    /// Errors name what is wrong with the entry and how to fix it.
+    pub fn render(&self) -> Result<String> {
+        let topic = self.topic.trim();
+        if topic.is_empty() || topic.contains('\n') {
+            return Err(Error::Usage(
+                "an entry needs a topic of one line, such as \"Q1 roadmap draft\"".into(),
+            ));
+        }
+        let mut text = format!("## {topic} [{}]\n", self.kind.as_str());
+        for (key, value) in &self.fields {
+            let key = key.trim();
+            if key.is_empty() || key.contains(['\n', ':']) {
+                return Err(Error::Usage(format!(
+                    "`{key}` is not a field name; use one word such as request, decisions or outcome"
+                )));
+            }
+            // A multi-line value stays inside its list item.
+            let value = value.trim().replace('\n', "\n  ");
+            text.push_str(&format!("- {key}: {value}\n"));
+        }
+        let body = self.body.trim_end();
+        if !body.is_empty() {
+            text.push_str(body.trim_start_matches('\n'));
+            text.push('\n');
+        }
+        if self.fields.is_empty() && body.is_empty() {
+            return Err(Error::Usage(
+                "an entry needs some content: fields (request=…, outcome=…) or a body".into(),
+            ));
+        }
+        Ok(redact(&text).into_owned())
+    }
+}
+
+/// Where an entry landed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Written {
+    /// Project-relative path of the raw log.
+    pub path: String,
+    /// 1-based line of the entry's heading.
+    pub line: usize,
+    /// Lines appended (the blank line before the heading included).
+    pub lines: usize,
+}
+
+/// Appends `entry` to `memory/{today}.md` under `root`. The caller holds
+/// the project lock, so no other hipo appends between the look at the
+/// file's end and the write; a platform writing without the lock can at
+/// worst push the entry further down, never tear it.
+pub fn append(root: &Path, entry: &Entry, today: NaiveDate) -> Result<Written> {
+    let rel = crate::tree::raw_path(today);
+    let path = root.join(&rel);
+    let text = entry.render()?;
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    }
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .append(true)
+        .create(true)
+        .open(&path)
+        .map_err(|e| Error::io(&path, e))?;
+    let (newlines, ends_in_newline, empty) =
+        look_at_end(&mut file).map_err(|e| Error::io(&path, e))?;
+    let mut out = String::new();
+    if empty {
+        out.push_str(&format!("# {today}\n"));
+    } else if !ends_in_newline {
+        out.push('\n');
+    }
+    out.push('\n');
+    // The heading starts after every newline before it.
+    let line = newlines + out.matches('\n').count() + 1;
+    out.push_str(&text);
+    file.write_all(out.as_bytes())
+        .and_then(|()| file.sync_data())
+        .map_err(|e| Error::io(&path, e))?;
+    Ok(Written {
+        path: rel,
+        line,
+        lines: out.matches('\n').count(),
+    })
+}
+
+/// The newlines in the file, whether it ends in one, and whether it is
+/// empty.
+fn look_at_end(file: &mut std::fs::File) -> std::io::Result<(usize, bool, bool)> {
+    file.seek(SeekFrom::Start(0))?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes)?;
+    let newlines = bytes.iter().filter(|b| **b == b'\n').count();
+    Ok((newlines, bytes.last() == Some(&b'\n'), bytes.is_empty()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn day() -> NaiveDate {
+        NaiveDate::from_ymd_opt(2027, 1, 21).unwrap()
+    }
+
+    fn entry() -> Entry {
+        Entry {
+            kind: EntryType::Feedback,
+            topic: "Commit style".into(),
+            fields: vec![
+                ("rule".into(), "small commits".into()),
+                ("why".into(), "reviews".into()),
+            ],
+            body: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_new_day_gets_its_title_and_the_heading_line_is_exact() {
+        let dir = tempfile::tempdir().unwrap();
+        let w = append(dir.path(), &entry(), day()).unwrap();
+        let text = std::fs::read_to_string(dir.path().join(&w.path)).unwrap();
+        assert_eq!(
+            text,
+            "# 2027-01-21\n\n## Commit style [feedback]\n- rule: small commits\n- why: reviews\n"
+        );
+        assert_eq!(
+            text.lines().nth(w.line - 1),
+            Some("## Commit style [feedback]")
+        );
+        assert_eq!(w.lines, 5);
+        let again = append(dir.path(), &entry(), day()).unwrap();
+        let text = std::fs::read_to_string(dir.path().join(&w.path)).unwrap();
+        assert_eq!(
+            text.lines().nth(again.line - 1),
+            Some("## Commit style [feedback]")
+        );
+        assert_eq!(again.line, 7);
+    }
+
+    #[test]
+    fn a_log_without_a_final_newline_is_not_joined() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("memory")).unwrap();
+        std::fs::write(
+            dir.path().join("memory/2027-01-21.md"),
+            "# 2027-01-21\n\nnote",
+        )
+        .unwrap();
+        let w = append(dir.path(), &entry(), day()).unwrap();
+        let text = std::fs::read_to_string(dir.path().join(&w.path)).unwrap();
+        assert!(
+            text.starts_with("# 2027-01-21\n\nnote\n\n## Commit style"),
+            "{text}"
+        );
+        assert_eq!(
+            text.lines().nth(w.line - 1),
+            Some("## Commit style [feedback]")
+        );
+    }
+
+    #[test]
+    fn bad_entries_are_refused_and_secrets_redacted() {
+        let mut e = entry();
+        e.topic = " ".into();
+        assert!(e.render().is_err());
+        let mut e = entry();
+        e.fields = vec![];
+        assert!(e.render().is_err());
+        let mut e = entry();
+        e.body = "export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY".into();
+        let text = e.render().unwrap();
+        assert!(!text.contains("wJalrXUtnFEMI"), "{text}");
+    }
+}
