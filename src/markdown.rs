@@ -299,6 +299,56 @@ pub fn headings(text: &str) -> Vec<(usize, usize, &str)> {
     out
 }
 
+/// A `## ` section of a text: its heading and what follows up to the next
+/// `## ` heading outside a fenced code block, or the end. The one section
+/// parser: ROOT's hand-written sections, MEMORY.md's `## Compaction Root`
+/// and a model's ROOT answer all go through it, so a `## ` line inside a
+/// code block never splits a section.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Section<'a> {
+    /// The heading's text after `## `, without the line ending.
+    pub title: &'a str,
+    /// Byte offset of the heading line in the text.
+    pub start: usize,
+    /// Byte offset where the section ends (the next heading, or the end).
+    pub end: usize,
+    /// The lines after the heading, up to `end`.
+    pub body: &'a str,
+}
+
+/// The `## ` sections of `text`, in order; text before the first one is
+/// not a section.
+pub fn sections(text: &str) -> Vec<Section<'_>> {
+    let mut heads: Vec<(usize, usize, &str)> = Vec::new(); // (start, body start, title)
+    let mut open: Option<Fence> = None;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let bare = line.trim_end_matches(['\n', '\r']);
+        match (open, Fence::of(bare)) {
+            (Some(f), Some(close)) if close.closes(f) => open = None,
+            (Some(_), _) => {}
+            (None, Some(f)) => open = Some(f),
+            (None, None) => {
+                if let Some(title) = bare.strip_prefix("## ") {
+                    heads.push((at, at + line.len(), title));
+                }
+            }
+        }
+        at += line.len();
+    }
+    let ends = heads.iter().skip(1).map(|h| h.0).chain([text.len()]);
+    heads
+        .iter()
+        .zip(ends)
+        .map(|(&(start, body, title), end)| Section {
+            title,
+            start,
+            end,
+            body: &text[body..end],
+        })
+        .collect()
+}
+
 /// A code fence line, as CommonMark reads one: up to three spaces, then
 /// three or more backticks or tildes, then an info string (`python`).
 #[derive(Debug, Clone, Copy)]
@@ -571,5 +621,20 @@ mod tests {
     fn strips_title() {
         assert_eq!(strip_title("# 2026-03-15\n\n## A\n"), "## A\n");
         assert_eq!(strip_title("## A\n"), "## A\n");
+    }
+
+    #[test]
+    fn a_heading_inside_a_fence_does_not_split_a_section() {
+        let text = "intro\n## Runbook\n```sh\n## Topics Index\n```\nafter\n## Next\nx";
+        let s = sections(text);
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].title, "Runbook");
+        assert_eq!(s[0].body, "```sh\n## Topics Index\n```\nafter\n");
+        assert_eq!(
+            &text[s[0].start..s[0].end],
+            "## Runbook\n```sh\n## Topics Index\n```\nafter\n"
+        );
+        assert_eq!((s[1].title, s[1].body), ("Next", "x"));
+        assert!(sections("no headings\n# Title\n").is_empty());
     }
 }

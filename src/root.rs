@@ -359,15 +359,10 @@ fn sections(text: &str) -> Vec<(String, String)> {
     let body = crate::markdown::split_frontmatter(text)
         .map(|(_, b, _)| b)
         .unwrap_or(text);
-    let mut out: Vec<(String, String)> = Vec::new();
-    for line in body.split_inclusive('\n') {
-        if let Some(title) = line.strip_prefix("## ") {
-            out.push((title.trim().to_string(), String::new()));
-        } else if let Some(last) = out.last_mut() {
-            last.1.push_str(line);
-        }
-    }
-    out
+    crate::markdown::sections(body)
+        .into_iter()
+        .map(|s| (s.title.trim().to_string(), s.body.to_string()))
+        .collect()
 }
 
 fn section_index(title: &str) -> Option<usize> {
@@ -429,32 +424,18 @@ pub fn sync_memory_md(root: &Path, root_md: &str) -> Result<()> {
 
 /// Replaces `## title` up to the next `## ` heading (or appends it).
 fn replace_section(text: &str, title: &str, new: &str) -> String {
-    let heading = format!("## {title}");
-    let mut out = String::with_capacity(text.len() + new.len());
-    let mut lines = text.split_inclusive('\n').peekable();
-    let mut found = false;
-    while let Some(line) = lines.next() {
-        if !found && line.trim_end() == heading {
-            found = true;
-            out.push_str(new);
-            while let Some(next) = lines.peek() {
-                if next.starts_with("## ") {
-                    out.push('\n');
-                    break;
-                }
-                lines.next();
-            }
-        } else {
-            out.push_str(line);
-        }
-    }
-    if !found {
+    let all = crate::markdown::sections(text);
+    let Some(i) = all.iter().position(|s| s.title.trim_end() == title) else {
+        let mut out = text.to_string();
         if !out.is_empty() && !out.ends_with("\n\n") {
             out.push_str(if out.ends_with('\n') { "\n" } else { "\n\n" });
         }
         out.push_str(new);
-    }
-    out
+        return out;
+    };
+    let s = all[i];
+    let gap = if i + 1 < all.len() { "\n" } else { "" };
+    format!("{}{new}{gap}{}", &text[..s.start], &text[s.end..])
 }
 
 #[cfg(test)]

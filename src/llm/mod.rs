@@ -617,15 +617,14 @@ fn root_pieces(context: &str) -> Vec<String> {
 
 fn parse_root(answer: &str) -> Option<[String; 3]> {
     let mut out: [String; 3] = Default::default();
-    let mut current: Option<usize> = None;
-    for line in answer.lines() {
-        if let Some(title) = line.strip_prefix("## ") {
-            current = ["Active Context", "Recent Patterns", "Historical Summary"]
-                .iter()
-                .position(|s| title.starts_with(s));
+    for section in crate::markdown::sections(answer) {
+        let Some(i) = ["Active Context", "Recent Patterns", "Historical Summary"]
+            .iter()
+            .position(|s| section.title.starts_with(s))
+        else {
             continue;
-        }
-        if let Some(i) = current {
+        };
+        for line in section.body.lines() {
             out[i].push_str(line);
             out[i].push('\n');
         }
