@@ -1,9 +1,54 @@
 //! hipo: long-term memory for AI agents, as plain Markdown.
 //!
 //! Data flows one way: [`scan`] (what changed) → [`compact`] (plan, build,
-//! write, record in [`store`]) → [`index`] (search). See ARCHITECTURE.md.
+//! write, record in [`store`]) → [`index`] (search). Front ends (the CLI,
+//! the benches, hooks, an MCP server) go through one door, the [`Hipo`]
+//! facade: a [`Hipo`] reads, a locked [`Session`] writes. See
+//! ARCHITECTURE.md.
+//!
+//! ```
+//! use hipo::Hipo;
+//! use hipo::compact::Options;
+//! use hipo::journal::Entry;
+//! use hipo::markdown::EntryType;
+//! use hipo::summarize::{NoProgress, NoneSummarizer};
+//! use std::time::Duration;
+//!
+//! # fn main() -> hipo::Result<()> {
+//! let dir = tempfile::tempdir().expect("a temp dir");
+//! let today = chrono::NaiveDate::from_ymd_opt(2027, 1, 21).expect("a date");
+//! let (hipo, _created) = Hipo::init(dir.path(), today)?;
+//!
+//! // Writes hold the project lock: append an entry, then compact.
+//! let session = hipo.lock(Duration::from_secs(5))?;
+//! let entry = Entry {
+//!     kind: EntryType::Project,
+//!     topic: "Postgres 16 cutover".into(),
+//!     fields: vec![("decisions".into(), "cut over on Saturday night".into())],
+//!     body: String::new(),
+//! };
+//! let appended = session.append(&entry, today)?;
+//! assert_eq!(appended.path, "memory/2027-01-21.md");
+//! let report = session.compact_with(&NoneSummarizer, &NoProgress, Options::new(today))?;
+//! assert!(report.problems.is_empty());
+//! drop(session);
+//!
+//! // Reads never need the lock for long: search brings the index up to date.
+//! let query = hipo::search::query::parse("when is the postgres cutover?")?;
+//! let found = hipo.search(
+//!     &query,
+//!     &hipo::search::Options::default(),
+//!     Duration::from_secs(5),
+//!     &hipo::index::NoSyncProgress,
+//! )?;
+//! assert_eq!(found.hits[0].path, "memory/2027-01-21.md");
+//! print!("{}", hipo::render::hits(hipo::render::Style::PLAIN, &found.hits, Some(200)));
+//! # Ok(())
+//! # }
+//! ```
 
 pub mod codec;
+pub mod compact;
 pub mod config;
 pub mod error;
 pub mod eval;
@@ -12,13 +57,8 @@ pub mod fsutil;
 pub mod index;
 pub mod journal;
 pub mod layout;
-pub mod markdown;
-pub mod summarize;
-
-pub use error::{Error, Problem, Result};
-pub use facade::{Hipo, Session};
-pub mod compact;
 pub mod llm;
+pub mod markdown;
 pub mod project;
 pub mod redact;
 pub mod render;
@@ -27,4 +67,8 @@ pub mod scan;
 pub mod search;
 pub mod status;
 pub mod store;
+pub mod summarize;
 pub mod tree;
+
+pub use error::{Error, Problem, Result};
+pub use facade::{Hipo, Session};
