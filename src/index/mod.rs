@@ -24,10 +24,10 @@ use crate::layout::{NodeId, PathKind};
 use crate::markdown::{self, Status};
 use crate::redact::redact;
 use crate::scan::{self, ScannedFile};
-use crate::store::{FileRecord, Hash, Store};
+pub use crate::store::index::{IndexedFile, Key};
+use crate::store::{FileRecord, Store};
 use chrono::{Datelike, NaiveDate};
 use rayon::prelude::*;
-use redb::{ReadableDatabase, ReadableTable, TableDefinition};
 use sections::Section;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
@@ -50,26 +50,11 @@ pub fn version() -> String {
     format!("{LAYOUT_VERSION}+{}", analyzer::ANALYZER_VERSION)
 }
 
-const FILES: TableDefinition<&str, &[u8]> = TableDefinition::new("index_files");
-const META: TableDefinition<&str, &str> = TableDefinition::new("index_meta");
-
 /// More segments than this after a sync merges all but the
 /// [`KEEP_SEGMENTS`] largest into one, so searches stay fast however many
 /// small updates came before, and a merge comes once in several appends.
 const MAX_SEGMENTS: usize = 8;
 const KEEP_SEGMENTS: usize = 3;
-
-/// A section's identity in the index.
-pub type Key = [u8; 16];
-
-/// What the index knows of one file.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct IndexedFile {
-    size: u64,
-    mtime_ns: i128,
-    hash: Hash,
-    keys: Vec<Key>,
-}
 
 /// Where a searchable file sits, as search filters and ranks it.
 #[derive(
@@ -233,9 +218,9 @@ fn schema() -> Schema {
 impl Fields {
     fn of(schema: &Schema) -> Result<Fields> {
         let f = |name: &str| {
-            schema
-                .get_field(name)
-                .map_err(|_| Error::Index(format!("field `{name}` missing; run `hipo rebuild`")))
+            schema.get_field(name).map_err(|_| {
+                Error::IndexLayout(format!("field `{name}` missing; run `hipo rebuild`"))
+            })
         };
         Ok(Fields {
             body: f("body")?,
@@ -274,10 +259,6 @@ pub struct SearchIndex {
     dir: PathBuf,
 }
 
-fn index_err(what: &str) -> impl Fn(tantivy::TantivyError) -> Error + '_ {
-    move |e| Error::Index(format!("{what}: {e}"))
-}
-
 impl SearchIndex {
     /// Where the index lives under a project root.
     pub fn dir_in(root: &Path) -> PathBuf {
@@ -292,7 +273,7 @@ impl SearchIndex {
     /// Opens the index under `root` as it is, for reading.
     pub fn open(root: &Path) -> Result<SearchIndex> {
         let dir = Self::dir_in(root);
-        let index = tantivy::Index::open_in_dir(&dir).map_err(index_err("opening"))?;
+        let index = tantivy::Index::open_in_dir(&dir).map_err(Error::index("opening"))?;
         Self::wrap(index, dir)
     }
 
@@ -305,7 +286,8 @@ impl SearchIndex {
             Err(e) => return Err(Error::io(&dir, e)),
         }
         std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-        let index = tantivy::Index::create_in_dir(&dir, schema()).map_err(index_err("creating"))?;
+        let index =
+            tantivy::Index::create_in_dir(&dir, schema()).map_err(Error::index("creating"))?;
         Self::wrap(index, dir)
     }
 
@@ -318,7 +300,7 @@ impl SearchIndex {
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
             .try_into()
-            .map_err(index_err("reading"))?;
+            .map_err(Error::index("reading"))?;
         Ok(SearchIndex {
             index,
             fields,
@@ -363,7 +345,7 @@ impl SearchIndex {
         let writer: IndexWriter = self
             .index
             .writer_with_options(options)
-            .map_err(index_err("opening a writer"))?;
+            .map_err(Error::index("opening a writer"))?;
         writer.set_merge_policy(Box::new(NoMergePolicy));
         Ok(writer)
     }
@@ -447,7 +429,7 @@ fn sync_from(
         Ok(index) => index,
         Err(why) => {
             report.rebuilt = Some(why);
-            clear_files(store)?;
+            store.clear_index_files()?;
             SearchIndex::create(root)?
         }
     };
@@ -456,7 +438,7 @@ fn sync_from(
         _ => {
             let known = match report.rebuilt {
                 Some(_) => HashMap::new(),
-                None => load_files(store.db()).map_err(|e| store.err(e))?,
+                None => store.index_files()?,
             };
             let scan = scan_against(root, &known, config)?;
             Look { known, scan }
@@ -482,7 +464,7 @@ fn sync_from(
     }
     if changed.is_empty() && scan.removed.is_empty() {
         if report.rebuilt.is_some() || !updates.is_empty() {
-            save_files(store, &updates)?;
+            store.save_index_files(&updates, &version())?;
         }
         return Ok((index, report));
     }
@@ -541,7 +523,7 @@ fn sync_from(
         }));
         writer
             .delete_query(Box::new(BooleanQuery::new(stale)))
-            .map_err(index_err("deleting old sections"))?;
+            .map_err(Error::index("deleting old sections"))?;
         let new: HashSet<&Key> = p.record.keys.iter().collect();
         if let Some(old) = known.get(&p.rel) {
             report.sections_removed += old.keys.iter().filter(|k| !new.contains(k)).count();
@@ -551,20 +533,20 @@ fn sync_from(
             for doc in docs {
                 writer
                     .add_document(doc)
-                    .map_err(index_err("adding a document"))?;
+                    .map_err(Error::index("adding a document"))?;
             }
             report.sections_added += 1;
         }
         report.files_indexed += 1;
         updates.push((p.rel, Some(p.record)));
     }
-    writer.commit().map_err(index_err("committing"))?;
+    writer.commit().map_err(Error::index("committing"))?;
     compact_segments(&index, &mut writer)?;
     writer
         .wait_merging_threads()
-        .map_err(index_err("finishing"))?;
-    index.reader.reload().map_err(index_err("reloading"))?;
-    save_files(store, &updates)?;
+        .map_err(Error::index("finishing"))?;
+    index.reader.reload().map_err(Error::index("reloading"))?;
+    store.save_index_files(&updates, &version())?;
     report.problems.sort_by(|a, b| a.path.cmp(&b.path));
     Ok((index, report))
 }
@@ -605,12 +587,10 @@ fn check(root: &Path, config: &Config) -> Result<Check> {
     let Some(db) = Store::open_read_only(root) else {
         return Ok(Check::Unknown);
     };
-    if read_version(&db).ok().flatten().as_deref() != Some(version().as_str())
-        || !SearchIndex::exists(root)
-    {
+    if db.index_version().as_deref() != Some(version().as_str()) || !SearchIndex::exists(root) {
         return Ok(Check::Unknown);
     }
-    let Ok(known) = load_files(&db) else {
+    let Some(known) = db.index_files() else {
         return Ok(Check::Unknown);
     };
     drop(db);
@@ -636,7 +616,7 @@ fn compact_segments(index: &SearchIndex, writer: &mut IndexWriter) -> Result<()>
     let mut metas = index
         .index
         .searchable_segment_metas()
-        .map_err(index_err("listing segments"))?;
+        .map_err(Error::index("listing segments"))?;
     // A segment a quarter deleted (nodes rewritten, sections re-indexed) is
     // merged too, so deletions do not pile up in the large segments.
     let heavy = |m: &tantivy::index::SegmentMeta| m.num_deleted_docs() * 4 > m.max_doc();
@@ -655,14 +635,14 @@ fn compact_segments(index: &SearchIndex, writer: &mut IndexWriter) -> Result<()>
     writer
         .merge(&merge)
         .wait()
-        .map_err(index_err("merging segments"))?;
+        .map_err(Error::index("merging segments"))?;
     Ok(())
 }
 
 /// Opens the index if it exists and was built by this version; `Err(why)`
 /// when it must be rebuilt.
 fn open_current(root: &Path, store: &Store) -> Result<std::result::Result<SearchIndex, String>> {
-    let recorded = read_version(store.db()).map_err(|e| store.err(e))?;
+    let recorded = store.index_version()?;
     if !SearchIndex::exists(root) {
         return Ok(Err(match recorded {
             Some(_) => "the index was missing".into(),
@@ -901,72 +881,6 @@ pub fn section_lines<'a>(redacted: &'a str, raw: &'a str, expected: usize) -> Ve
             std::borrow::Cow::Owned(_) => "[REDACTED]\n",
         })
         .collect()
-}
-
-fn read_version(db: &impl ReadableDatabase) -> std::result::Result<Option<String>, String> {
-    let txn = db.begin_read().map_err(|e| e.to_string())?;
-    let table = match txn.open_table(META) {
-        Ok(t) => t,
-        Err(redb::TableError::TableDoesNotExist(_)) => return Ok(None),
-        Err(e) => return Err(e.to_string()),
-    };
-    let v = table.get("version").map_err(|e| e.to_string())?;
-    Ok(v.map(|v| v.value().to_string()))
-}
-
-fn load_files(
-    db: &impl ReadableDatabase,
-) -> std::result::Result<HashMap<String, IndexedFile>, String> {
-    let txn = db.begin_read().map_err(|e| e.to_string())?;
-    let table = match txn.open_table(FILES) {
-        Ok(t) => t,
-        Err(redb::TableError::TableDoesNotExist(_)) => return Ok(HashMap::new()),
-        Err(e) => return Err(e.to_string()),
-    };
-    let mut out = HashMap::new();
-    for item in table.iter().map_err(|e| e.to_string())? {
-        let (k, v) = item.map_err(|e| e.to_string())?;
-        // A record that does not decode is reindexed from scratch.
-        if let Some(rec) = crate::codec::decode(v.value()) {
-            out.insert(k.value().to_string(), rec);
-        }
-    }
-    Ok(out)
-}
-
-fn clear_files(store: &Store) -> Result<()> {
-    let txn = store.db().begin_write().map_err(|e| store.err(e))?;
-    match txn.delete_table(FILES) {
-        Ok(_) => {}
-        Err(e) => return Err(store.err(e)),
-    }
-    txn.commit().map_err(|e| store.err(e))
-}
-
-/// Writes file records (`None` deletes) and the index version, in one
-/// transaction.
-fn save_files(store: &Store, updates: &[(String, Option<IndexedFile>)]) -> Result<()> {
-    let mut txn = store.db().begin_write().map_err(|e| store.err(e))?;
-    // Not synced here (the store syncs when it closes): records lost to a
-    // crash only make the next sync redo work that is idempotent.
-    txn.set_durability(redb::Durability::None)
-        .map_err(|e| store.err(e))?;
-    {
-        let mut files = txn.open_table(FILES).map_err(|e| store.err(e))?;
-        for (rel, rec) in updates {
-            match rec {
-                Some(r) => files
-                    .insert(rel.as_str(), crate::codec::encode(r).as_slice())
-                    .map(drop),
-                None => files.remove(rel.as_str()).map(drop),
-            }
-            .map_err(|e| store.err(e))?;
-        }
-        let mut meta = txn.open_table(META).map_err(|e| store.err(e))?;
-        meta.insert("version", version().as_str())
-            .map_err(|e| store.err(e))?;
-    }
-    txn.commit().map_err(|e| store.err(e))
 }
 
 /// An index as a search gets it.

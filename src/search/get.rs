@@ -180,11 +180,9 @@ fn by_id(root: &Path, id: &str) -> Result<Slice> {
     let searcher = index.searcher();
     let top = searcher
         .search(&query, &TopDocs::with_limit(1).order_by_score())
-        .map_err(|e| Error::Index(e.to_string()))?;
+        .map_err(Error::index(""))?;
     let (_, addr) = top.first().ok_or_else(stale)?;
-    let doc: TantivyDocument = searcher
-        .doc(*addr)
-        .map_err(|e| Error::Index(e.to_string()))?;
+    let doc: TantivyDocument = searcher.doc(*addr).map_err(Error::index(""))?;
     let path = doc
         .get_first(f.path)
         .and_then(|v| v.as_str().map(str::to_string))

@@ -294,7 +294,7 @@ impl SectionRule {
         for (required, query) in &built.sections {
             let docs = searcher
                 .search(query.as_ref(), &tantivy::collector::DocSetCollector)
-                .map_err(|e| Error::Index(format!("searching: {e}")))?;
+                .map_err(Error::index("searching"))?;
             let secs = docs.into_iter().map(|a| section_of(cols, a));
             if *required {
                 rule.all_of.push(secs.collect());
@@ -398,7 +398,7 @@ struct Columns {
 }
 
 fn columns(searcher: &Searcher) -> Result<Vec<Columns>> {
-    let err = |e: tantivy::TantivyError| Error::Index(format!("reading fast fields: {e}"));
+    let err = Error::index("reading fast fields");
     searcher
         .segment_readers()
         .iter()
@@ -425,7 +425,7 @@ fn collect(
     limit: usize,
 ) -> Result<Vec<Group>> {
     let fp_of = |a: DocAddress| cols[a.segment_ord as usize].fp.first(a.doc_id).unwrap_or(0);
-    let err = |e: tantivy::TantivyError| Error::Index(format!("searching: {e}"));
+    let err = Error::index("searching");
     // Never ask tantivy for more hits than there are documents: it
     // allocates the whole pool up front (`-n 1000000000`).
     let docs = usize::try_from(searcher.num_docs())
@@ -528,7 +528,7 @@ struct Stored {
 fn stored(searcher: &Searcher, f: &Fields, addr: DocAddress) -> Result<Stored> {
     let doc: TantivyDocument = searcher
         .doc(addr)
-        .map_err(|e| Error::Index(format!("reading a result: {e}")))?;
+        .map_err(Error::index("reading a result"))?;
     let s = |field| {
         doc.get_first(field)
             .and_then(|v| v.as_str().map(str::to_string))
@@ -582,7 +582,7 @@ fn copies(
     };
     let docs = searcher
         .search(&query, &DocSetCollector)
-        .map_err(|e| Error::Index(format!("finding copies: {e}")))?;
+        .map_err(Error::index("finding copies"))?;
     let mut out: Vec<(DocAddress, [u64; 4])> = docs
         .into_iter()
         .map(|a| {

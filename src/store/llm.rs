@@ -1,0 +1,71 @@
+//! The LLM summary cache: `llm_summaries` (a summary by input hash, model
+//! and prompt version, so a rebuild of an unchanged node makes no call)
+//! and `llm_previous` (a single-source node's last summary, so an append
+//! costs one call). Both are caches: a failed read is a miss and a failed
+//! write only costs a call next time, so neither reports errors.
+
+use super::Store;
+use crate::codec;
+use redb::{ReadableDatabase, TableDefinition};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+/// Cached summaries: key = input hash hex + model + prompt version.
+const SUMMARIES: TableDefinition<&str, &str> = TableDefinition::new("llm_summaries");
+
+/// Last summary of a single-source node: key = node path + model + prompt
+/// version; value = what the summariser encodes (its `Previous`).
+const PREVIOUS: TableDefinition<&str, &[u8]> = TableDefinition::new("llm_previous");
+
+impl Store {
+    /// A cached summary.
+    pub fn cached_summary(&self, key: &str) -> Option<String> {
+        let txn = self.db.begin_read().ok()?;
+        let table = txn.open_table(SUMMARIES).ok()?;
+        let value = table.get(key).ok()??;
+        Some(value.value().to_string())
+    }
+
+    /// Caches a summary; `sync` writes it to disk before returning (else
+    /// it reaches the disk with a later synced write or when the store
+    /// closes).
+    pub fn put_summary(&self, key: &str, body: &str, sync: bool) {
+        let write = || -> std::result::Result<(), redb::Error> {
+            let mut txn = self.db.begin_write()?;
+            txn.set_durability(durability(sync))?;
+            txn.open_table(SUMMARIES)?.insert(key, body)?;
+            txn.commit()?;
+            Ok(())
+        };
+        let _ = write();
+    }
+
+    /// A node's previous summary record, if stored and of layout `T`.
+    pub fn previous_summary<T: DeserializeOwned>(&self, key: &str) -> Option<T> {
+        let txn = self.db.begin_read().ok()?;
+        let table = txn.open_table(PREVIOUS).ok()?;
+        let stored = table.get(key).ok()??;
+        codec::decode(stored.value())
+    }
+
+    /// Records a node's previous summary; `sync` as in [`Store::put_summary`].
+    pub fn put_previous_summary<T: Serialize>(&self, key: &str, previous: &T, sync: bool) {
+        let write = || -> std::result::Result<(), redb::Error> {
+            let mut txn = self.db.begin_write()?;
+            txn.set_durability(durability(sync))?;
+            txn.open_table(PREVIOUS)?
+                .insert(key, codec::encode(previous).as_slice())?;
+            txn.commit()?;
+            Ok(())
+        };
+        let _ = write();
+    }
+}
+
+fn durability(sync: bool) -> redb::Durability {
+    if sync {
+        redb::Durability::Immediate
+    } else {
+        redb::Durability::None
+    }
+}
