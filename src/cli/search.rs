@@ -124,7 +124,7 @@ pub fn open_fresh(ctx: &Ctx, explicit: bool) -> Result<(std::path::PathBuf, Fres
         eprintln!("hipo: {w}");
     }
     if let Some(report) = &fresh.sync {
-        if let Some(why) = report.rebuilt.as_deref().filter(|w| *w != "no index yet") {
+        if let Some(why) = report.rebuilt.as_ref().filter(|w| !w.is_first_build()) {
             eprintln!("hipo: rebuilt the search index: {why}");
         }
         for p in &report.problems {
