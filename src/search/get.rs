@@ -194,7 +194,7 @@ fn by_id(root: &Path, id: &str) -> Result<Slice> {
     let fp = searcher
         .segment_reader(addr.segment_ord)
         .fast_fields()
-        .u64("fp")
+        .u64(crate::index::schema::name::FP)
         .ok()
         .and_then(|c| c.first(addr.doc_id));
     let text = read_utf8(root, &path)?;
