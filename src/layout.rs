@@ -124,12 +124,12 @@ impl DocLevel {
 }
 
 /// Dates are indexed as days since 0001-01-01 (chrono's day 1).
-pub fn day_number(d: NaiveDate) -> u64 {
+pub(crate) fn day_number(d: NaiveDate) -> u64 {
     d.num_days_from_ce().max(0) as u64
 }
 
 /// The inverse of [`day_number`].
-pub fn day_of(n: u64) -> Option<NaiveDate> {
+pub(crate) fn day_of(n: u64) -> Option<NaiveDate> {
     NaiveDate::from_num_days_from_ce_opt(i32::try_from(n).ok()?)
 }
 

@@ -128,7 +128,7 @@ fn section_key(rel: &str, meta: &FileMeta, s: &Section, fp: u64) -> Key {
 }
 
 /// Lowercase hex.
-pub fn hex(bytes: &[u8]) -> String {
+pub(super) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
@@ -256,7 +256,7 @@ fn window_doc(d: &SectionDoc, i: usize, w: &Window, f: &Fields) -> TantivyDocume
 /// The redacted section's lines, one per line of the file. Redaction keeps
 /// line breaks; should it ever not, the raw lines' count is kept by
 /// redacting line by line instead.
-pub fn section_lines<'a>(redacted: &'a str, raw: &'a str, expected: usize) -> Vec<&'a str> {
+pub(crate) fn section_lines<'a>(redacted: &'a str, raw: &'a str, expected: usize) -> Vec<&'a str> {
     let lines: Vec<&str> = redacted.split_inclusive('\n').collect();
     if lines.len() == expected {
         return lines;

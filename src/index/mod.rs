@@ -1,8 +1,8 @@
 //! `.hipo/index/`: one tantivy index over every level of memory, kept in
 //! step with the Markdown by the same kind of scan compaction uses.
 //!
-//! The unit is a window of a section ([`sections`]), cut and turned into
-//! documents by [`documents`], under the [`schema`]; [`sync`] keeps the
+//! The unit is a window of a section (`sections`), cut and turned into
+//! documents by `documents`, under the `schema`; [`sync`] keeps the
 //! index in step with the files and [`fresh`] decides when to (the lock
 //! policy). This module opens, creates and measures the index.
 //!
@@ -10,11 +10,11 @@
 //! tokenised. It does not store the text either (snippets are cut from the
 //! Markdown, the source of truth), which keeps it well under the corpus size.
 
-pub mod analyzer;
+pub(crate) mod analyzer;
 mod documents;
 mod fresh;
-pub mod schema;
-pub mod sections;
+pub(crate) mod schema;
+pub(crate) mod sections;
 mod sync;
 
 use crate::error::{Error, Result};
@@ -23,27 +23,28 @@ use std::path::{Path, PathBuf};
 use tantivy::indexer::NoMergePolicy;
 use tantivy::{IndexReader, IndexWriter, ReloadPolicy};
 
-pub use crate::layout::{DocLevel, day_number, day_of};
-pub use crate::store::index::{IndexedFile, Key};
-pub use documents::{hex, section_lines};
+pub use crate::layout::DocLevel;
+pub(crate) use crate::layout::{day_number, day_of};
+pub(crate) use documents::section_lines;
 pub use fresh::{Fresh, fresh};
-pub use schema::Fields;
-pub use sync::{NoSyncProgress, RebuildReason, SyncProgress, SyncReport, sync};
+pub(crate) use schema::Fields;
+pub use sync::sync;
+pub use sync::{NoSyncProgress, RebuildReason, SyncProgress, SyncReport};
 
 /// What the index holds and how it is cut; bump with any change to the
 /// schema or to [`sections`]. Recorded with [`analyzer::ANALYZER_VERSION`]:
 /// a different pair rebuilds the index.
-pub const LAYOUT_VERSION: &str = "index-6";
+pub(crate) const LAYOUT_VERSION: &str = "index-6";
 
 /// The version string recorded in the store.
-pub fn version() -> String {
+pub(crate) fn version() -> String {
     format!("{LAYOUT_VERSION}+{}", analyzer::ANALYZER_VERSION)
 }
 
 /// An open index and a reader on it.
 pub struct SearchIndex {
-    pub index: tantivy::Index,
-    pub fields: Fields,
+    pub(crate) index: tantivy::Index,
+    pub(crate) fields: Fields,
     reader: IndexReader,
     dir: PathBuf,
 }
@@ -99,7 +100,7 @@ impl SearchIndex {
     }
 
     /// A searcher on the latest commit.
-    pub fn searcher(&self) -> tantivy::Searcher {
+    pub(crate) fn searcher(&self) -> tantivy::Searcher {
         self.reader.searcher()
     }
 

@@ -40,7 +40,7 @@ pub(crate) mod name {
 
 /// The index's fields, looked up once.
 #[derive(Debug, Clone, Copy)]
-pub struct Fields {
+pub(crate) struct Fields {
     /// Window text, redacted; positions for phrases.
     pub body: Field,
     /// `title › heading` of the section: indexed (boosted) and stored.

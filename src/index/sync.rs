@@ -68,7 +68,7 @@ pub enum RebuildReason {
     OtherVersion {
         /// The recorded version, if any.
         found: Option<String>,
-        /// This hipo's [`version`].
+        /// This hipo's `index::version`.
         wanted: String,
     },
     /// The index could not be opened: the error, as shown.

@@ -13,12 +13,12 @@ const FILES: TableDefinition<&str, &[u8]> = TableDefinition::new("index_files");
 const META: TableDefinition<&str, &str> = TableDefinition::new("index_meta");
 
 /// A section's identity in the index.
-pub type Key = [u8; 16];
+pub(crate) type Key = [u8; 16];
 
 /// What the index knows of one file. Stored: a change of layout bumps
 /// [`super::SCHEMA_VERSION`].
 #[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct IndexedFile {
+pub(crate) struct IndexedFile {
     pub size: u64,
     pub mtime_ns: i128,
     pub hash: Hash,
@@ -28,17 +28,17 @@ pub struct IndexedFile {
 
 impl Store {
     /// The index layout version recorded by the last sync, if any.
-    pub fn index_version(&self) -> Result<Option<String>> {
+    pub(crate) fn index_version(&self) -> Result<Option<String>> {
         read_version(&self.db).map_err(|e| self.err(e))
     }
 
     /// What the index recorded of each file.
-    pub fn index_files(&self) -> Result<HashMap<String, IndexedFile>> {
+    pub(crate) fn index_files(&self) -> Result<HashMap<String, IndexedFile>> {
         load_files(&self.db).map_err(|e| self.err(e))
     }
 
     /// Forgets every file record, before a rebuild.
-    pub fn clear_index_files(&self) -> Result<()> {
+    pub(crate) fn clear_index_files(&self) -> Result<()> {
         let txn = self.db.begin_write().map_err(|e| self.err(e))?;
         txn.delete_table(FILES).map_err(|e| self.err(e))?;
         txn.commit().map_err(|e| self.err(e))
@@ -46,7 +46,7 @@ impl Store {
 
     /// Writes file records (`None` deletes) and the index `version`, in
     /// one transaction.
-    pub fn save_index_files(
+    pub(crate) fn save_index_files(
         &self,
         updates: &[(String, Option<IndexedFile>)],
         version: &str,
@@ -76,12 +76,12 @@ impl Store {
 
 impl StoreReader {
     /// [`Store::index_version`]; `None` also when it cannot be read.
-    pub fn index_version(&self) -> Option<String> {
+    pub(crate) fn index_version(&self) -> Option<String> {
         read_version(&self.db).ok().flatten()
     }
 
     /// [`Store::index_files`]; `None` when they cannot be read.
-    pub fn index_files(&self) -> Option<HashMap<String, IndexedFile>> {
+    pub(crate) fn index_files(&self) -> Option<HashMap<String, IndexedFile>> {
         load_files(&self.db).ok()
     }
 }

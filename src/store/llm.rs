@@ -19,7 +19,7 @@ const PREVIOUS: TableDefinition<&str, &[u8]> = TableDefinition::new("llm_previou
 
 impl Store {
     /// A cached summary.
-    pub fn cached_summary(&self, key: &str) -> Option<String> {
+    pub(crate) fn cached_summary(&self, key: &str) -> Option<String> {
         let txn = self.db.begin_read().ok()?;
         let table = txn.open_table(SUMMARIES).ok()?;
         let value = table.get(key).ok()??;
@@ -29,7 +29,7 @@ impl Store {
     /// Caches a summary; `sync` writes it to disk before returning (else
     /// it reaches the disk with a later synced write or when the store
     /// closes).
-    pub fn put_summary(&self, key: &str, body: &str, sync: bool) {
+    pub(crate) fn put_summary(&self, key: &str, body: &str, sync: bool) {
         let write = || -> std::result::Result<(), redb::Error> {
             let mut txn = self.db.begin_write()?;
             txn.set_durability(durability(sync))?;
@@ -41,7 +41,7 @@ impl Store {
     }
 
     /// A node's previous summary record, if stored and of layout `T`.
-    pub fn previous_summary<T: DeserializeOwned>(&self, key: &str) -> Option<T> {
+    pub(crate) fn previous_summary<T: DeserializeOwned>(&self, key: &str) -> Option<T> {
         let txn = self.db.begin_read().ok()?;
         let table = txn.open_table(PREVIOUS).ok()?;
         let stored = table.get(key).ok()??;
@@ -49,7 +49,7 @@ impl Store {
     }
 
     /// Records a node's previous summary; `sync` as in [`Store::put_summary`].
-    pub fn put_previous_summary<T: Serialize>(&self, key: &str, previous: &T, sync: bool) {
+    pub(crate) fn put_previous_summary<T: Serialize>(&self, key: &str, previous: &T, sync: bool) {
         let write = || -> std::result::Result<(), redb::Error> {
             let mut txn = self.db.begin_write()?;
             txn.set_durability(durability(sync))?;

@@ -4,13 +4,13 @@
 //! The store is a cache. Everything in it can be rebuilt from the Markdown;
 //! a corrupt store, or one from another schema version, is deleted and
 //! rebuilt with a one-line warning, never a crash. Every table lives here,
-//! behind typed methods: the search index's bookkeeping in [`index`], the
-//! LLM summary cache in [`llm`]. Values are encoded by [`crate::codec`]
+//! behind typed methods: the search index's bookkeeping in `index`, the
+//! LLM summary cache in `llm`. Values are encoded by [`crate::codec`]
 //! only, so a layout change is one place to look at (and one
 //! [`SCHEMA_VERSION`] to bump).
 
-pub mod index;
-pub mod llm;
+pub(crate) mod index;
+pub(crate) mod llm;
 
 use crate::codec;
 use crate::error::{Error, Result};
@@ -105,7 +105,7 @@ impl Store {
     /// Opens the store for reading only, if it exists, is this schema and
     /// was closed cleanly. Writes nothing (no header update, no sync), so
     /// a command that finds nothing to change costs no disk write.
-    pub fn open_read_only(root: &Path) -> Option<StoreReader> {
+    pub(crate) fn open_read_only(root: &Path) -> Option<StoreReader> {
         let path = Self::path_in(root);
         if !path.is_file() {
             return None;
@@ -282,7 +282,7 @@ impl Unusable {
 
 /// A store opened read only ([`Store::open_read_only`]): reads without a
 /// single disk write.
-pub struct StoreReader {
+pub(crate) struct StoreReader {
     db: ReadOnlyDatabase,
 }
 
