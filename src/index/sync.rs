@@ -412,3 +412,43 @@ fn open_current(
     }
     Ok(SearchIndex::open(root).map_err(|e| RebuildReason::Unreadable(e.to_string())))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rebuild_reasons_serialise_as_their_sentences() {
+        let cases = [
+            (RebuildReason::NoIndexYet, "no index yet"),
+            (RebuildReason::Missing, "the index was missing"),
+            (
+                RebuildReason::OtherVersion {
+                    found: None,
+                    wanted: "index-6+a1".into(),
+                },
+                "the index was built by an unknown version, not index-6+a1",
+            ),
+            (
+                RebuildReason::OtherVersion {
+                    found: Some("index-5+a1".into()),
+                    wanted: "index-6+a1".into(),
+                },
+                "the index was built by index-5+a1, not index-6+a1",
+            ),
+            (
+                RebuildReason::Unreadable("search index: opening: x".into()),
+                "search index: opening: x",
+            ),
+        ];
+        for (reason, text) in cases {
+            assert_eq!(reason.to_string(), text);
+            assert_eq!(
+                serde_json::to_string(&reason).unwrap(),
+                format!("\"{text}\"")
+            );
+        }
+        assert!(RebuildReason::NoIndexYet.is_first_build());
+        assert!(!RebuildReason::Missing.is_first_build());
+    }
+}

@@ -116,3 +116,32 @@ fn load_files(
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn index_records_round_trip_and_clear() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = Store::open(dir.path()).unwrap();
+        assert_eq!(store.index_version().unwrap(), None);
+        assert!(store.index_files().unwrap().is_empty());
+        let rec = IndexedFile {
+            size: 5,
+            mtime_ns: 7,
+            hash: [1; 32],
+            keys: vec![[2; 16]],
+        };
+        let updates = vec![("memory/a.md".to_string(), Some(rec))];
+        store.save_index_files(&updates, "v1").unwrap();
+        assert_eq!(store.index_version().unwrap().as_deref(), Some("v1"));
+        assert_eq!(
+            store.index_files().unwrap()["memory/a.md"].keys,
+            vec![[2; 16]]
+        );
+        store.clear_index_files().unwrap();
+        assert!(store.index_files().unwrap().is_empty());
+        assert_eq!(store.index_version().unwrap().as_deref(), Some("v1"));
+    }
+}

@@ -69,3 +69,25 @@ fn durability(sync: bool) -> redb::Durability {
         redb::Durability::None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_cache_round_trips() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = Store::open(dir.path()).unwrap();
+        assert_eq!(store.cached_summary("k"), None);
+        store.put_summary("k", "body", true);
+        store.put_summary("k2", "other", false);
+        assert_eq!(store.cached_summary("k").as_deref(), Some("body"));
+        assert_eq!(store.cached_summary("k2").as_deref(), Some("other"));
+        assert_eq!(store.previous_summary::<(u64, String)>("p"), None);
+        store.put_previous_summary("p", &(3u64, "s".to_string()), false);
+        assert_eq!(
+            store.previous_summary::<(u64, String)>("p"),
+            Some((3, "s".to_string()))
+        );
+    }
+}
