@@ -31,11 +31,28 @@ pub enum Error {
     #[error("{}: {message}", path.display())]
     Config { path: PathBuf, message: String },
     /// The redb store failed in a way a rebuild cannot fix.
+    #[error("store {}: {source}", path.display())]
+    Store {
+        path: PathBuf,
+        /// Boxed: redb's error is large, and every `Result` would carry it.
+        #[source]
+        source: Box<redb::Error>,
+    },
+    /// The store is not of a layout hipo can use, with no redb error to
+    /// tell (another schema where a new store was expected).
     #[error("store {}: {message}", path.display())]
-    Store { path: PathBuf, message: String },
-    /// The search index failed.
+    StoreLayout { path: PathBuf, message: String },
+    /// The search index failed doing `what` (empty: the error says it all).
+    #[error("search index: {}{source}", prefix(what))]
+    Index {
+        what: &'static str,
+        #[source]
+        source: Box<tantivy::TantivyError>,
+    },
+    /// The search index is not of the layout this hipo builds, with no
+    /// tantivy error to tell (a field missing from its schema).
     #[error("search index: {0}")]
-    Index(String),
+    IndexLayout(String),
     /// A search query could not be parsed.
     #[error("query: {0}")]
     Query(String),
@@ -51,7 +68,24 @@ pub enum Error {
     Usage(String),
 }
 
+/// `what: `, or nothing for an empty `what`.
+fn prefix(what: &str) -> String {
+    if what.is_empty() {
+        String::new()
+    } else {
+        format!("{what}: ")
+    }
+}
+
 impl Error {
+    /// Wraps a tantivy error with what the index was doing.
+    pub(crate) fn index(what: &'static str) -> impl Fn(tantivy::TantivyError) -> Error + Copy {
+        move |e| Error::Index {
+            what,
+            source: Box::new(e),
+        }
+    }
+
     /// Wraps an I/O error with the path it concerns.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         Error::Io {

@@ -43,6 +43,96 @@ impl Level {
     }
 }
 
+/// Where a searchable file sits, as search filters and ranks it: the
+/// tree's [`Level`]s plus the raw logs and the files beside the tree.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    Default,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum DocLevel {
+    #[default]
+    Raw,
+    Daily,
+    Weekly,
+    Monthly,
+    Root,
+    Knowledge,
+    Plans,
+    Other,
+}
+
+impl DocLevel {
+    /// Every level, most specific first.
+    pub const ALL: [DocLevel; 8] = [
+        DocLevel::Raw,
+        DocLevel::Daily,
+        DocLevel::Weekly,
+        DocLevel::Monthly,
+        DocLevel::Root,
+        DocLevel::Knowledge,
+        DocLevel::Plans,
+        DocLevel::Other,
+    ];
+
+    /// The name used in filters and output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DocLevel::Raw => "raw",
+            DocLevel::Daily => "daily",
+            DocLevel::Weekly => "weekly",
+            DocLevel::Monthly => "monthly",
+            DocLevel::Root => "root",
+            DocLevel::Knowledge => "knowledge",
+            DocLevel::Plans => "plans",
+            DocLevel::Other => "other",
+        }
+    }
+
+    /// Parses a filter value.
+    pub fn parse(s: &str) -> Option<DocLevel> {
+        DocLevel::ALL.into_iter().find(|l| l.as_str() == s)
+    }
+
+    /// Lower is more specific: where a duplicated passage is shown.
+    pub fn rank(self) -> u64 {
+        self as u64
+    }
+
+    /// The level of a scanned path.
+    pub fn of(kind: PathKind) -> DocLevel {
+        match kind {
+            PathKind::Raw(_) => DocLevel::Raw,
+            PathKind::Node(NodeId::Daily(_)) => DocLevel::Daily,
+            PathKind::Node(NodeId::Weekly(_)) => DocLevel::Weekly,
+            PathKind::Node(NodeId::Monthly(_)) => DocLevel::Monthly,
+            PathKind::Node(NodeId::Root) => DocLevel::Root,
+            PathKind::Knowledge => DocLevel::Knowledge,
+            PathKind::Plans => DocLevel::Plans,
+            PathKind::Other => DocLevel::Other,
+        }
+    }
+}
+
+/// Dates are indexed as days since 0001-01-01 (chrono's day 1).
+pub(crate) fn day_number(d: NaiveDate) -> u64 {
+    d.num_days_from_ce().max(0) as u64
+}
+
+/// The inverse of [`day_number`].
+pub(crate) fn day_of(n: u64) -> Option<NaiveDate> {
+    NaiveDate::from_num_days_from_ce_opt(i32::try_from(n).ok()?)
+}
+
 /// An ISO week, `YYYY-Www`, as chrono computes it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Week {
@@ -393,5 +483,20 @@ mod tests {
                 }
             ]
         );
+    }
+
+    #[test]
+    fn day_numbers_round_trip() {
+        let d = NaiveDate::from_ymd_opt(2026, 3, 15).unwrap();
+        assert_eq!(day_of(day_number(d)), Some(d));
+    }
+
+    #[test]
+    fn levels_parse_and_rank() {
+        for l in DocLevel::ALL {
+            assert_eq!(DocLevel::parse(l.as_str()), Some(l));
+        }
+        assert!(DocLevel::Raw.rank() < DocLevel::Daily.rank());
+        assert_eq!(DocLevel::parse("hourly"), None);
     }
 }

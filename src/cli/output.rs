@@ -119,7 +119,7 @@ pub fn report_sync(searcher: &hipo::facade::Searcher) {
         eprintln!("hipo: {w}");
     }
     if let Some(report) = searcher.sync() {
-        if let Some(why) = report.rebuilt.as_deref().filter(|w| *w != "no index yet") {
+        if let Some(why) = report.rebuilt.as_ref().filter(|w| !w.is_first_build()) {
             eprintln!("hipo: rebuilt the search index: {why}");
         }
         for p in &report.problems {

@@ -23,18 +23,12 @@ use ollama_rs::error::OllamaError;
 use ollama_rs::generation::completion::request::GenerationRequest;
 use ollama_rs::generation::parameters::{KeepAlive, TimeUnit};
 use ollama_rs::models::ModelOptions;
-use redb::{ReadableDatabase, TableDefinition};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-/// Cached summaries: key = input hash hex + model + prompt version.
-const SUMMARIES: TableDefinition<&str, &str> = TableDefinition::new("llm_summaries");
-
-/// Last summary of a single-source node: key = node path + model + prompt
-/// version; value = [`Previous`]. Lets an append cost one call.
-const PREVIOUS: TableDefinition<&str, &[u8]> = TableDefinition::new("llm_previous");
-
-/// What a single-source node was summarised from, to detect appends.
+/// What a single-source node was summarised from, to detect appends; kept
+/// in the store's `llm_previous` table ([`crate::store::llm`]) by node
+/// path + model + prompt version. Lets an append cost one call.
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Previous {
     /// Bytes of the source body summarised.
@@ -223,37 +217,27 @@ impl<'s> OllamaSummarizer<'s> {
         if self.resummarize {
             return None;
         }
-        let txn = self.store?.db().begin_read().ok()?;
-        let table = txn.open_table(SUMMARIES).ok()?;
-        let value = table.get(key).ok()??;
-        Some(value.value().to_string())
+        self.store?.cached_summary(key)
     }
 
     fn remember(&self, key: &str, body: &str) {
         let Some(store) = self.store else { return };
         // A cache write that fails only costs a call next time.
-        let write = || -> std::result::Result<(), redb::Error> {
-            let mut txn = store.db().begin_write()?;
-            txn.set_durability(self.durability())?;
-            txn.open_table(SUMMARIES)?.insert(key, body)?;
-            txn.commit()?;
-            Ok(())
-        };
-        let _ = write();
+        store.put_summary(key, body, self.sync_now());
     }
 
     /// Answers are synced to disk at most once a second (and when the store
     /// closes): a crash loses at most a second of answers, and a fast model
     /// does not wait on a sync for each one.
-    fn durability(&self) -> redb::Durability {
+    fn sync_now(&self) -> bool {
         let Ok(mut last) = self.last_sync.lock() else {
-            return redb::Durability::Immediate;
+            return true;
         };
         if last.is_some_and(|t| t.elapsed() < Duration::from_secs(1)) {
-            return redb::Durability::None;
+            return false;
         }
         *last = Some(Instant::now());
-        redb::Durability::Immediate
+        true
     }
 
     fn runtime(&self) -> std::result::Result<tokio::runtime::Runtime, SummaryError> {
@@ -367,10 +351,9 @@ impl<'s> OllamaSummarizer<'s> {
         if self.resummarize {
             return None;
         }
-        let txn = self.store?.db().begin_read().ok()?;
-        let table = txn.open_table(PREVIOUS).ok()?;
-        let stored = table.get(self.previous_key(req.node).as_str()).ok()??;
-        let prev: Previous = crate::codec::decode(stored.value())?;
+        let prev: Previous = self
+            .store?
+            .previous_summary(self.previous_key(req.node).as_str())?;
         let changed: Vec<SourceText> = if let [source] = req.sources.as_slice() {
             let len = usize::try_from(prev.len).ok()?;
             let body = source.body.as_str();
@@ -430,15 +413,7 @@ impl<'s> OllamaSummarizer<'s> {
             summary: summary.to_string(),
         };
         let key = self.previous_key(req.node);
-        let write = || -> std::result::Result<(), redb::Error> {
-            let mut txn = store.db().begin_write()?;
-            txn.set_durability(self.durability())?;
-            txn.open_table(PREVIOUS)?
-                .insert(key.as_str(), crate::codec::encode(&prev).as_slice())?;
-            txn.commit()?;
-            Ok(())
-        };
-        let _ = write();
+        store.put_previous_summary(key.as_str(), &prev, self.sync_now());
     }
 
     fn summary(&self, body: String) -> Summary {

@@ -180,11 +180,9 @@ fn by_id(root: &Path, id: &str) -> Result<Slice> {
     let searcher = index.searcher();
     let top = searcher
         .search(&query, &TopDocs::with_limit(1).order_by_score())
-        .map_err(|e| Error::Index(e.to_string()))?;
+        .map_err(Error::index(""))?;
     let (_, addr) = top.first().ok_or_else(stale)?;
-    let doc: TantivyDocument = searcher
-        .doc(*addr)
-        .map_err(|e| Error::Index(e.to_string()))?;
+    let doc: TantivyDocument = searcher.doc(*addr).map_err(Error::index(""))?;
     let path = doc
         .get_first(f.path)
         .and_then(|v| v.as_str().map(str::to_string))
@@ -196,7 +194,7 @@ fn by_id(root: &Path, id: &str) -> Result<Slice> {
     let fp = searcher
         .segment_reader(addr.segment_ord)
         .fast_fields()
-        .u64("fp")
+        .u64(crate::index::schema::name::FP)
         .ok()
         .and_then(|c| c.first(addr.doc_id));
     let text = read_utf8(root, &path)?;

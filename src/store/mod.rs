@@ -3,14 +3,19 @@
 //!
 //! The store is a cache. Everything in it can be rebuilt from the Markdown;
 //! a corrupt store, or one from another schema version, is deleted and
-//! rebuilt with a one-line warning, never a crash. Other modules (search
-//! index bookkeeping, the LLM summary cache) keep their own tables in the
-//! same database through [`Store::db`], encoded with [`crate::codec`].
+//! rebuilt with a one-line warning, never a crash. Every table lives here,
+//! behind typed methods: the search index's bookkeeping in `index`, the
+//! LLM summary cache in `llm`. Values are encoded by [`crate::codec`]
+//! only, so a layout change is one place to look at (and one
+//! [`SCHEMA_VERSION`] to bump).
+
+pub(crate) mod index;
+pub(crate) mod llm;
 
 use crate::codec;
 use crate::error::{Error, Result};
 use crate::markdown::{Status, Topic};
-use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
+use redb::{Database, ReadOnlyDatabase, ReadableDatabase, ReadableTable, TableDefinition};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -82,12 +87,10 @@ impl Store {
         }
         match Self::open_checked(&path) {
             Ok(store) => Ok((store, None)),
-            Err(reason) => {
+            Err(unusable) => {
+                let reason = unusable.describe(&path);
                 let _ = std::fs::remove_file(&path);
-                let store = Self::open_checked(&path).map_err(|message| Error::Store {
-                    path: path.clone(),
-                    message,
-                })?;
+                let store = Self::open_checked(&path).map_err(|u| u.into_error(&path))?;
                 Ok((
                     store,
                     Some(format!(
@@ -102,12 +105,12 @@ impl Store {
     /// Opens the store for reading only, if it exists, is this schema and
     /// was closed cleanly. Writes nothing (no header update, no sync), so
     /// a command that finds nothing to change costs no disk write.
-    pub fn open_read_only(root: &Path) -> Option<redb::ReadOnlyDatabase> {
+    pub(crate) fn open_read_only(root: &Path) -> Option<StoreReader> {
         let path = Self::path_in(root);
         if !path.is_file() {
             return None;
         }
-        let db = redb::ReadOnlyDatabase::open(&path).ok()?;
+        let db = ReadOnlyDatabase::open(&path).ok()?;
         let txn = db.begin_read().ok()?;
         let schema = txn
             .open_table(META)
@@ -117,21 +120,20 @@ impl Store {
             .value()
             .to_vec();
         drop(txn);
-        (codec::decode::<u32>(&schema) == Some(SCHEMA_VERSION)).then_some(db)
+        (codec::decode::<u32>(&schema) == Some(SCHEMA_VERSION)).then_some(StoreReader { db })
     }
 
-    fn open_checked(path: &Path) -> std::result::Result<Store, String> {
-        let db = Database::create(path)
-            .map_err(|e| format!("store {} unreadable ({e})", path.display()))?;
+    fn open_checked(path: &Path) -> std::result::Result<Store, Unusable> {
+        let db = Database::create(path).map_err(|e| Unusable::Unreadable(e.into()))?;
         let store = Store {
             db,
             path: path.to_path_buf(),
         };
-        match store.schema().map_err(|e| e.to_string())? {
+        match store.schema().map_err(Unusable::Failed)? {
             Some(v) if v == SCHEMA_VERSION => Ok(store),
-            Some(v) => Err(format!("store schema {v} is not {SCHEMA_VERSION}")),
+            Some(v) => Err(Unusable::Schema(v)),
             None => {
-                store.set_schema().map_err(|e| e.to_string())?;
+                store.set_schema().map_err(Unusable::Failed)?;
                 Ok(store)
             }
         }
@@ -160,16 +162,11 @@ impl Store {
         txn.commit().map_err(|e| self.err(e))
     }
 
-    /// The underlying database, for modules with tables of their own.
-    pub fn db(&self) -> &Database {
-        &self.db
-    }
-
     /// Wraps a redb error with the store's path.
-    pub fn err(&self, e: impl std::fmt::Display) -> Error {
+    pub(crate) fn err(&self, e: impl Into<redb::Error>) -> Error {
         Error::Store {
             path: self.path.clone(),
-            message: e.to_string(),
+            source: Box::new(e.into()),
         }
     }
 
@@ -244,6 +241,49 @@ impl Store {
         }
         txn.commit().map_err(|e| self.err(e))
     }
+}
+
+/// Why [`Store::open_checked`] could not use a store file: the first two
+/// are cured by deleting it, and all are told to the user.
+enum Unusable {
+    /// redb cannot open the file (corrupt, not a redb file).
+    Unreadable(redb::Error),
+    /// The store is of another [`SCHEMA_VERSION`].
+    Schema(u32),
+    /// Reading or writing the schema failed.
+    Failed(Error),
+}
+
+impl Unusable {
+    /// The reason given in the rebuild warning.
+    fn describe(&self, path: &Path) -> String {
+        match self {
+            Unusable::Unreadable(e) => format!("store {} unreadable ({e})", path.display()),
+            Unusable::Schema(v) => format!("store schema {v} is not {SCHEMA_VERSION}"),
+            Unusable::Failed(e) => e.to_string(),
+        }
+    }
+
+    /// The error when even a new store cannot be used.
+    fn into_error(self, path: &Path) -> Error {
+        match self {
+            Unusable::Unreadable(e) => Error::Store {
+                path: path.to_path_buf(),
+                source: Box::new(e),
+            },
+            Unusable::Schema(_) => Error::StoreLayout {
+                path: path.to_path_buf(),
+                message: self.describe(path),
+            },
+            Unusable::Failed(e) => e,
+        }
+    }
+}
+
+/// A store opened read only ([`Store::open_read_only`]): reads without a
+/// single disk write.
+pub(crate) struct StoreReader {
+    db: ReadOnlyDatabase,
 }
 
 /// Changes to write in one transaction.

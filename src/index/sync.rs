@@ -1,0 +1,454 @@
+//! Bringing the index in step with the Markdown.
+//!
+//! Each section has a key (a hash of its path, place, file metadata and
+//! text); the store's `index_files` table remembers each file's keys, so a
+//! sync re-indexes only sections whose key changed and deletes the keys of
+//! vanished sections and files: no ghosts, and an append costs one section
+//! or two. tantivy commits before the store, and every add is preceded by a
+//! delete of its key, so a sync interrupted between the two commits is
+//! simply redone.
+
+use super::documents::{Prepared, hex, prepare};
+use super::{SearchIndex, version};
+use crate::config::Config;
+use crate::error::{Error, Problem, Result};
+use crate::scan::{self, ScannedFile};
+use crate::store::index::{IndexedFile, Key};
+use crate::store::{FileRecord, Store};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::{HashMap, HashSet};
+use std::fmt;
+use std::path::Path;
+use tantivy::query::{BooleanQuery, Occur, TermQuery};
+use tantivy::schema::IndexRecordOption;
+use tantivy::{IndexWriter, Term};
+
+/// More segments than this after a sync merges all but the
+/// [`KEEP_SEGMENTS`] largest into one, so searches stay fast however many
+/// small updates came before, and a merge comes once in several appends.
+const MAX_SEGMENTS: usize = 8;
+const KEEP_SEGMENTS: usize = 3;
+
+/// What a sync did.
+#[derive(Debug, Default, Serialize)]
+pub struct SyncReport {
+    /// Set when the whole index was rebuilt, with why.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rebuilt: Option<RebuildReason>,
+    /// Files searched.
+    pub files: usize,
+    /// Files (re)indexed.
+    pub files_indexed: usize,
+    /// Files gone from the index.
+    pub files_removed: usize,
+    pub sections_added: usize,
+    pub sections_removed: usize,
+    /// Files skipped, with why.
+    pub problems: Vec<Problem>,
+}
+
+impl SyncReport {
+    /// True when the index changed.
+    pub fn changed(&self) -> bool {
+        self.files_indexed + self.files_removed > 0 || self.rebuilt.is_some()
+    }
+}
+
+/// Why a sync rebuilt the whole index. Shown to the user and serialised as
+/// its sentence (the `rebuilt` field of `--json` output), so the CLI can
+/// tell a first build (not worth a message) without comparing strings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RebuildReason {
+    /// No index and no record of one: the first build.
+    NoIndexYet,
+    /// The store recorded an index that is not on disk.
+    Missing,
+    /// The index was built by another layout or analyzer version.
+    OtherVersion {
+        /// The recorded version, if any.
+        found: Option<String>,
+        /// This hipo's `index::version`.
+        wanted: String,
+    },
+    /// The index could not be opened: the error, as shown.
+    Unreadable(String),
+}
+
+impl RebuildReason {
+    /// True for the first build of a project's index.
+    pub fn is_first_build(&self) -> bool {
+        *self == RebuildReason::NoIndexYet
+    }
+}
+
+impl fmt::Display for RebuildReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RebuildReason::NoIndexYet => f.write_str("no index yet"),
+            RebuildReason::Missing => f.write_str("the index was missing"),
+            RebuildReason::OtherVersion { found, wanted } => write!(
+                f,
+                "the index was built by {}, not {wanted}",
+                found.as_deref().unwrap_or("an unknown version"),
+            ),
+            RebuildReason::Unreadable(e) => f.write_str(e),
+        }
+    }
+}
+
+impl Serialize for RebuildReason {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// Progress of a sync, for a bar.
+pub trait SyncProgress: Sync {
+    /// `total` files are about to be indexed.
+    fn begin(&self, _total: usize) {}
+    /// One more file is done.
+    fn file_done(&self) {}
+}
+
+/// Progress that shows nothing.
+pub struct NoSyncProgress;
+impl SyncProgress for NoSyncProgress {}
+
+/// What a sync starts from: what the index recorded of each file, and a
+/// scan of the tree against it.
+pub(super) struct Look {
+    pub known: HashMap<String, IndexedFile>,
+    pub scan: scan::Scan,
+}
+
+/// Brings the index under `root` up to date with the Markdown and returns
+/// it open. The caller holds the project lock.
+pub fn sync(
+    root: &Path,
+    store: &Store,
+    config: &Config,
+    progress: &dyn SyncProgress,
+) -> Result<(SearchIndex, SyncReport)> {
+    sync_from(root, store, config, None, progress)
+}
+
+/// [`sync`], from a look already taken (under the same lock) if any.
+pub(super) fn sync_from(
+    root: &Path,
+    store: &Store,
+    config: &Config,
+    look: Option<Look>,
+    progress: &dyn SyncProgress,
+) -> Result<(SearchIndex, SyncReport)> {
+    let mut report = SyncReport::default();
+    let index = open_or_rebuild(root, store, &mut report)?;
+    let Look { known, mut scan } = match look {
+        Some(look) if report.rebuilt.is_none() => look,
+        _ => {
+            let known = match report.rebuilt {
+                Some(_) => HashMap::new(),
+                None => store.index_files()?,
+            };
+            let scan = scan_against(root, &known, config)?;
+            Look { known, scan }
+        }
+    };
+    report.files = scan.files.len();
+    report.problems = std::mem::take(&mut scan.problems);
+    let (mut updates, changed) = triage(&scan, &known);
+    if changed.is_empty() && scan.removed.is_empty() {
+        if report.rebuilt.is_some() || !updates.is_empty() {
+            store.save_index_files(&updates, &version())?;
+        }
+        return Ok((index, report));
+    }
+    let prepared = prepare_all(root, &index, &known, &changed, progress);
+    let mut writer = index.writer(writer_threads(&changed))?;
+    let mut apply = Apply {
+        index: &index,
+        writer: &mut writer,
+        known: &known,
+        report: &mut report,
+        updates: &mut updates,
+    };
+    apply.remove(&scan.removed);
+    for p in prepared {
+        match p {
+            Ok(p) => apply.add(p)?,
+            Err(problem) => apply.report.problems.push(problem),
+        }
+    }
+    finish(&index, writer)?;
+    store.save_index_files(&updates, &version())?;
+    report.problems.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok((index, report))
+}
+
+/// Opens the current index, or creates an empty one and forgets every file
+/// record, saying why in `report`.
+fn open_or_rebuild(root: &Path, store: &Store, report: &mut SyncReport) -> Result<SearchIndex> {
+    match open_current(root, store)? {
+        Ok(index) => Ok(index),
+        Err(why) => {
+            report.rebuilt = Some(why);
+            store.clear_index_files()?;
+            SearchIndex::create(root)
+        }
+    }
+}
+
+/// The record updates of files touched but not changed (same hash: only
+/// their stat moved), and the files to re-index.
+fn triage<'a>(
+    scan: &'a scan::Scan,
+    known: &HashMap<String, IndexedFile>,
+) -> (Vec<Update>, Vec<Changed<'a>>) {
+    let mut updates = Vec::new();
+    let mut changed = Vec::new();
+    for (rel, file) in scan.files.iter().filter(|(_, f)| f.changed) {
+        match known.get(rel) {
+            Some(old) if old.hash == file.record.hash => updates.push((
+                rel.clone(),
+                Some(IndexedFile {
+                    size: file.record.size,
+                    mtime_ns: file.record.mtime_ns,
+                    ..old.clone()
+                }),
+            )),
+            _ => changed.push((rel, file)),
+        }
+    }
+    (updates, changed)
+}
+
+/// Reads and cuts the changed files, in parallel when there are enough.
+fn prepare_all(
+    root: &Path,
+    index: &SearchIndex,
+    known: &HashMap<String, IndexedFile>,
+    changed: &[Changed],
+    progress: &dyn SyncProgress,
+) -> Vec<std::result::Result<Prepared, Problem>> {
+    progress.begin(changed.len());
+    let empty = Vec::new();
+    let prepare_one = |(rel, file): &(&String, &ScannedFile)| {
+        let old = known.get(*rel).map(|f| &f.keys).unwrap_or(&empty);
+        let p = prepare(root, rel, file, old, &index.fields);
+        progress.file_done();
+        p
+    };
+    // A few files are read in less time than starting a thread pool takes.
+    if changed.len() <= 4 {
+        changed.iter().map(prepare_one).collect()
+    } else {
+        changed.par_iter().map(prepare_one).collect()
+    }
+}
+
+/// Indexing threads: more than one only pays for a large batch.
+fn writer_threads(changed: &[Changed]) -> usize {
+    let bytes: u64 = changed.iter().map(|(_, f)| f.record.size).sum();
+    if bytes > 4 << 20 {
+        std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
+    } else {
+        1
+    }
+}
+
+/// A file record to write (`None`: forget the file).
+type Update = (String, Option<IndexedFile>);
+
+/// A file whose text changed, as scanned.
+type Changed<'a> = (&'a String, &'a ScannedFile);
+
+/// The writes of one sync, and their account.
+struct Apply<'a> {
+    index: &'a SearchIndex,
+    writer: &'a mut IndexWriter,
+    known: &'a HashMap<String, IndexedFile>,
+    report: &'a mut SyncReport,
+    updates: &'a mut Vec<Update>,
+}
+
+impl Apply<'_> {
+    fn key_term(&self, k: &Key) -> Term {
+        Term::from_field_text(self.index.fields.key, &hex(k))
+    }
+
+    fn path_term(&self, rel: &str) -> Term {
+        Term::from_field_text(self.index.fields.path, rel)
+    }
+
+    /// Deletes every document of files gone from the tree.
+    fn remove(&mut self, removed: &[String]) {
+        for rel in removed {
+            self.writer.delete_term(self.path_term(rel));
+            if let Some(old) = self.known.get(rel) {
+                self.report.sections_removed += old.keys.len();
+                self.report.files_removed += 1;
+            }
+            self.updates.push((rel.clone(), None));
+        }
+    }
+
+    /// Replaces what the index holds of one file by its new sections.
+    fn add(&mut self, p: Prepared) -> Result<()> {
+        // Whatever the index holds of this file that is not one of its
+        // sections now goes, whether or not the store remembered it (a sync
+        // cut short after tantivy's commit leaves no ghosts behind).
+        let mut stale: Vec<(Occur, Box<dyn tantivy::query::Query>)> = vec![(
+            Occur::Must,
+            Box::new(TermQuery::new(
+                self.path_term(&p.rel),
+                IndexRecordOption::Basic,
+            )),
+        )];
+        stale.extend(p.record.keys.iter().map(|k| {
+            let q: Box<dyn tantivy::query::Query> =
+                Box::new(TermQuery::new(self.key_term(k), IndexRecordOption::Basic));
+            (Occur::MustNot, q)
+        }));
+        self.writer
+            .delete_query(Box::new(BooleanQuery::new(stale)))
+            .map_err(Error::index("deleting old sections"))?;
+        let new: HashSet<&Key> = p.record.keys.iter().collect();
+        if let Some(old) = self.known.get(&p.rel) {
+            self.report.sections_removed += old.keys.iter().filter(|k| !new.contains(k)).count();
+        }
+        for (key, docs) in p.docs {
+            self.writer.delete_term(self.key_term(&key));
+            for doc in docs {
+                self.writer
+                    .add_document(doc)
+                    .map_err(Error::index("adding a document"))?;
+            }
+            self.report.sections_added += 1;
+        }
+        self.report.files_indexed += 1;
+        self.updates.push((p.rel, Some(p.record)));
+        Ok(())
+    }
+}
+
+/// Commits, merges small segments, and shows the result to the reader.
+fn finish(index: &SearchIndex, mut writer: IndexWriter) -> Result<()> {
+    writer.commit().map_err(Error::index("committing"))?;
+    compact_segments(index, &mut writer)?;
+    writer
+        .wait_merging_threads()
+        .map_err(Error::index("finishing"))?;
+    index.reader.reload().map_err(Error::index("reloading"))
+}
+
+/// Stats every searchable file against what the index recorded.
+pub(super) fn scan_against(
+    root: &Path,
+    known: &HashMap<String, IndexedFile>,
+    config: &Config,
+) -> Result<scan::Scan> {
+    let records: HashMap<String, FileRecord> = known
+        .iter()
+        .map(|(k, v)| {
+            let rec = FileRecord {
+                size: v.size,
+                mtime_ns: v.mtime_ns,
+                hash: v.hash,
+            };
+            (k.clone(), rec)
+        })
+        .collect();
+    scan::scan_with_globs(root, &records, &config.search.extra_globs)
+}
+
+/// Keeps the segment count at most [`MAX_SEGMENTS`] by merging the small
+/// segments. Each sync adds one small segment, so a merge is small: the
+/// large segments of a full build are never rewritten by an append.
+fn compact_segments(index: &SearchIndex, writer: &mut IndexWriter) -> Result<()> {
+    let mut metas = index
+        .index
+        .searchable_segment_metas()
+        .map_err(Error::index("listing segments"))?;
+    // A segment a quarter deleted (nodes rewritten, sections re-indexed) is
+    // merged too, so deletions do not pile up in the large segments.
+    let heavy = |m: &tantivy::index::SegmentMeta| m.num_deleted_docs() * 4 > m.max_doc();
+    metas.sort_by_key(|m| m.num_docs());
+    let smallest = metas.len().saturating_sub(KEEP_SEGMENTS);
+    let too_many = metas.len() > MAX_SEGMENTS;
+    let merge: Vec<_> = metas
+        .iter()
+        .enumerate()
+        .filter(|(i, m)| (too_many && *i < smallest) || heavy(m))
+        .map(|(_, m)| m.id())
+        .collect();
+    if merge.is_empty() {
+        return Ok(());
+    }
+    writer
+        .merge(&merge)
+        .wait()
+        .map_err(Error::index("merging segments"))?;
+    Ok(())
+}
+
+/// Opens the index if it exists and was built by this version; `Err(why)`
+/// when it must be rebuilt.
+fn open_current(
+    root: &Path,
+    store: &Store,
+) -> Result<std::result::Result<SearchIndex, RebuildReason>> {
+    let recorded = store.index_version()?;
+    if !SearchIndex::exists(root) {
+        return Ok(Err(match recorded {
+            Some(_) => RebuildReason::Missing,
+            None => RebuildReason::NoIndexYet,
+        }));
+    }
+    if recorded.as_deref() != Some(version().as_str()) {
+        return Ok(Err(RebuildReason::OtherVersion {
+            found: recorded,
+            wanted: version(),
+        }));
+    }
+    Ok(SearchIndex::open(root).map_err(|e| RebuildReason::Unreadable(e.to_string())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rebuild_reasons_serialise_as_their_sentences() {
+        let cases = [
+            (RebuildReason::NoIndexYet, "no index yet"),
+            (RebuildReason::Missing, "the index was missing"),
+            (
+                RebuildReason::OtherVersion {
+                    found: None,
+                    wanted: "index-6+a1".into(),
+                },
+                "the index was built by an unknown version, not index-6+a1",
+            ),
+            (
+                RebuildReason::OtherVersion {
+                    found: Some("index-5+a1".into()),
+                    wanted: "index-6+a1".into(),
+                },
+                "the index was built by index-5+a1, not index-6+a1",
+            ),
+            (
+                RebuildReason::Unreadable("search index: opening: x".into()),
+                "search index: opening: x",
+            ),
+        ];
+        for (reason, text) in cases {
+            assert_eq!(reason.to_string(), text);
+            assert_eq!(
+                serde_json::to_string(&reason).unwrap(),
+                format!("\"{text}\"")
+            );
+        }
+        assert!(RebuildReason::NoIndexYet.is_first_build());
+        assert!(!RebuildReason::Missing.is_first_build());
+    }
+}

@@ -1,0 +1,245 @@
+//! Collection: the top windows, grouped into results. A passage copied
+//! verbatim into the daily, weekly and monthly nodes is one result, shown at
+//! its most specific place with the copies listed; a section's windows are
+//! one result too, judged whole by [`SectionRule`].
+
+use super::build::Built;
+use crate::error::{Error, Result};
+use crate::index::schema::name;
+use crate::index::{DocLevel, Fields};
+use crate::markdown::EntryType;
+use std::collections::HashSet;
+use tantivy::collector::{DocSetCollector, TopDocs};
+use tantivy::columnar::Column;
+use tantivy::query::{BooleanQuery, Occur, Query as TQuery, TermQuery};
+use tantivy::schema::{IndexRecordOption, Value};
+use tantivy::{DocAddress, Order, Score, Searcher, TantivyDocument, Term};
+
+/// Which sections hold every required word and no excluded one, found
+/// over all their windows.
+pub(super) struct SectionRule {
+    /// For each required clause, the sections holding it.
+    all_of: Vec<HashSet<u64>>,
+    /// Sections holding an excluded clause.
+    none_of: HashSet<u64>,
+}
+
+impl SectionRule {
+    pub(super) fn new(searcher: &Searcher, cols: &[Columns], built: &Built) -> Result<SectionRule> {
+        let mut rule = SectionRule {
+            all_of: Vec::new(),
+            none_of: HashSet::new(),
+        };
+        for (required, query) in &built.sections {
+            let docs = searcher
+                .search(query.as_ref(), &tantivy::collector::DocSetCollector)
+                .map_err(Error::index("searching"))?;
+            let secs = docs.into_iter().map(|a| section_of(cols, a));
+            if *required {
+                rule.all_of.push(secs.collect());
+            } else {
+                rule.none_of.extend(secs);
+            }
+        }
+        Ok(rule)
+    }
+
+    fn passes(&self, sec: u64) -> bool {
+        !self.none_of.contains(&sec) && self.all_of.iter().all(|s| s.contains(&sec))
+    }
+}
+
+fn section_of(cols: &[Columns], a: DocAddress) -> u64 {
+    cols[a.segment_ord as usize]
+        .sec
+        .first(a.doc_id)
+        .unwrap_or(0)
+}
+
+/// Results that are copies of one passage.
+pub(super) struct Group {
+    pub fp: u64,
+    pub score: Score,
+    /// The best-scoring window.
+    pub best: DocAddress,
+}
+
+/// Per-segment fast-field columns.
+pub(super) struct Columns {
+    fp: Column<u64>,
+    sec: Column<u64>,
+    pub win: Column<u64>,
+    rank: Column<u64>,
+    date_hi: Column<u64>,
+}
+
+/// The fast fields of every segment, read once per search.
+pub(super) fn columns(searcher: &Searcher) -> Result<Vec<Columns>> {
+    let err = Error::index("reading fast fields");
+    searcher
+        .segment_readers()
+        .iter()
+        .map(|r| {
+            let ff = r.fast_fields();
+            Ok(Columns {
+                fp: ff.u64(name::FP).map_err(err)?,
+                sec: ff.u64(name::SEC).map_err(err)?,
+                win: ff.u64(name::WIN).map_err(err)?,
+                rank: ff.u64(name::LEVEL_RANK).map_err(err)?,
+                date_hi: ff.u64(name::DATE_HI).map_err(err)?,
+            })
+        })
+        .collect()
+}
+
+/// The best `limit` groups, best first. Copies of a passage score alike,
+/// so the candidate pool grows until it holds `limit` distinct passages.
+pub(super) fn collect(
+    searcher: &Searcher,
+    cols: &[Columns],
+    built: &Built,
+    rule: &SectionRule,
+    limit: usize,
+) -> Result<Vec<Group>> {
+    let fp_of = |a: DocAddress| cols[a.segment_ord as usize].fp.first(a.doc_id).unwrap_or(0);
+    let err = Error::index("searching");
+    // Never ask tantivy for more hits than there are documents: it
+    // allocates the whole pool up front (`-n 1000000000`).
+    let docs = usize::try_from(searcher.num_docs())
+        .unwrap_or(usize::MAX)
+        .max(1);
+    let mut pool = limit.saturating_mul(6).saturating_add(30).min(docs);
+    loop {
+        let top: Vec<(Score, DocAddress)> = if built.scored {
+            searcher
+                .search(&built.query, &TopDocs::with_limit(pool).order_by_score())
+                .map_err(err)?
+        } else {
+            searcher
+                .search(
+                    &built.query,
+                    &TopDocs::with_limit(pool)
+                        .order_by_fast_field::<u64>(name::DATE_HI, Order::Desc),
+                )
+                .map_err(err)?
+                .into_iter()
+                .map(|(_, a)| (0.0, a))
+                .collect()
+        };
+        let mut groups: Vec<Group> = Vec::new();
+        let mut seen: HashSet<u64> = HashSet::new();
+        for &(score, addr) in &top {
+            if !rule.passes(section_of(cols, addr)) {
+                continue;
+            }
+            let fp = fp_of(addr);
+            if seen.insert(fp) {
+                groups.push(Group {
+                    fp,
+                    score,
+                    best: addr,
+                });
+            }
+        }
+        if groups.len() >= limit || top.len() < pool || pool == docs {
+            groups.truncate(limit);
+            return Ok(groups);
+        }
+        pool = pool.saturating_mul(4).min(docs);
+    }
+}
+
+/// A window's stored fields.
+pub(super) struct Stored {
+    pub path: String,
+    pub level: DocLevel,
+    pub kind: EntryType,
+    pub status: Option<String>,
+    pub period: Option<String>,
+    pub heading: String,
+    pub key: String,
+    pub dates: Option<(u64, u64)>,
+    pub sec: [usize; 2],
+    pub win: [usize; 2],
+    /// Byte ranges of the section and of the window.
+    pub bytes: [usize; 2],
+    pub wbytes: [usize; 2],
+    pub secret: bool,
+}
+
+/// Reads a window's stored fields.
+pub(super) fn stored(searcher: &Searcher, f: &Fields, addr: DocAddress) -> Result<Stored> {
+    let doc: TantivyDocument = searcher
+        .doc(addr)
+        .map_err(Error::index("reading a result"))?;
+    let s = |field| {
+        doc.get_first(field)
+            .and_then(|v| v.as_str().map(str::to_string))
+    };
+    let n = |field| doc.get_first(field).and_then(|v| v.as_u64()).unwrap_or(0) as usize;
+    let dates = doc
+        .get_first(f.date_lo)
+        .and_then(|v| v.as_u64())
+        .zip(doc.get_first(f.date_hi).and_then(|v| v.as_u64()));
+    Ok(Stored {
+        path: s(f.path).unwrap_or_default(),
+        level: s(f.level)
+            .and_then(|l| DocLevel::parse(&l))
+            .unwrap_or_default(),
+        kind: s(f.kind)
+            .and_then(|k| EntryType::parse(&k))
+            .unwrap_or_default(),
+        status: s(f.status),
+        period: s(f.period),
+        heading: s(f.heading).unwrap_or_default(),
+        key: s(f.key).unwrap_or_default(),
+        dates,
+        sec: [n(f.sec_lo), n(f.sec_hi)],
+        win: [n(f.win_lo), n(f.win_hi)],
+        bytes: [n(f.sbyte_lo), n(f.sbyte_hi)],
+        wbytes: [n(f.wbyte_lo), n(f.wbyte_hi)],
+        secret: n(f.secret) != 0,
+    })
+}
+
+/// Every window that is a copy of the group's passage (and passes
+/// `filter`, if given), most specific place first: (level rank, newest,
+/// section), then window.
+pub(super) fn copies(
+    searcher: &Searcher,
+    f: &Fields,
+    cols: &[Columns],
+    fp: u64,
+    filter: Option<&dyn TQuery>,
+) -> Result<Vec<(DocAddress, [u64; 4])>> {
+    let term: Box<dyn TQuery> = Box::new(TermQuery::new(
+        Term::from_field_u64(f.fp, fp),
+        IndexRecordOption::Basic,
+    ));
+    let query: Box<dyn TQuery> = match filter {
+        Some(filter) => Box::new(BooleanQuery::new(vec![
+            (Occur::Must, term),
+            (Occur::Must, filter.box_clone()),
+        ])),
+        None => term,
+    };
+    let docs = searcher
+        .search(&query, &DocSetCollector)
+        .map_err(Error::index("finding copies"))?;
+    let mut out: Vec<(DocAddress, [u64; 4])> = docs
+        .into_iter()
+        .map(|a| {
+            let c = &cols[a.segment_ord as usize];
+            let get = |col: &Column<u64>| col.first(a.doc_id).unwrap_or(0);
+            let sort = [
+                get(&c.rank),
+                u64::MAX - get(&c.date_hi),
+                get(&c.sec),
+                get(&c.win),
+            ];
+            (a, sort)
+        })
+        .collect();
+    out.sort_by_key(|(a, sort)| (*sort, *a));
+    Ok(out)
+}
