@@ -43,7 +43,7 @@ impl Default for CompactionConfig {
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(default, rename_all = "snake_case")]
 pub struct LlmConfig {
-    pub backend: String,
+    pub backend: Backend,
     pub host: Option<String>,
     pub model: Option<String>,
     pub timeout_s: u64,
@@ -56,7 +56,7 @@ pub struct LlmConfig {
 impl Default for LlmConfig {
     fn default() -> Self {
         LlmConfig {
-            backend: "none".into(),
+            backend: Backend::None,
             host: None,
             model: None,
             timeout_s: 120,
@@ -65,6 +65,39 @@ impl Default for LlmConfig {
             keep_alive: None,
             concurrency: 1,
         }
+    }
+}
+
+/// Which backend writes summaries (`llm.backend`, `--llm`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Backend {
+    /// Nodes are left `needs-summarization` for the agent.
+    #[default]
+    None,
+    /// A local model through Ollama.
+    Ollama,
+}
+
+impl std::str::FromStr for Backend {
+    type Err = String;
+
+    /// `none` (or empty, as hipocampus leaves it) or `ollama`.
+    fn from_str(s: &str) -> std::result::Result<Backend, String> {
+        match s.trim() {
+            "" | "none" => Ok(Backend::None),
+            "ollama" => Ok(Backend::Ollama),
+            other => Err(format!(
+                "unknown llm backend `{other}`; use `none` or `ollama`"
+            )),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Backend {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Backend, D::Error> {
+        String::deserialize(d)?
+            .parse()
+            .map_err(serde::de::Error::custom)
     }
 }
 
@@ -143,7 +176,13 @@ mod tests {
             serde_json::from_str(r#"{"compaction": {"dailyThreshold": 50}, "other": 1}"#).unwrap();
         assert_eq!(c.compaction.daily_threshold, 50);
         assert_eq!(c.compaction.weekly_threshold, 300);
-        assert_eq!(c.llm.backend, "none");
+        assert_eq!(c.llm.backend, Backend::None);
+        let bad = serde_json::from_str::<Config>(r#"{"llm": {"backend": "gpt"}}"#);
+        assert!(
+            bad.unwrap_err()
+                .to_string()
+                .contains("use `none` or `ollama`")
+        );
     }
 
     #[test]

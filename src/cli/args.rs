@@ -2,7 +2,7 @@
 
 use chrono::NaiveDate;
 use clap::{Parser, Subcommand};
-use hipo::llm::Overrides;
+use hipo::llm::{Backend, Overrides};
 use std::path::PathBuf;
 
 /// Long-term memory for AI agents: Markdown logs, an incremental summary
@@ -85,8 +85,8 @@ pub struct CompactArgs {
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct LlmArgs {
     /// Summary backend: none (leave nodes for the agent) or ollama.
-    #[arg(long = "llm", env = "HIPO_LLM", value_name = "BACKEND", value_parser = ["none", "ollama"])]
-    pub backend: Option<String>,
+    #[arg(long = "llm", env = "HIPO_LLM", value_name = "BACKEND", value_parser = parse_backend)]
+    pub backend: Option<Backend>,
     /// Ollama model name, e.g. qwen2.5:7b.
     #[arg(long, env = "HIPO_MODEL")]
     pub model: Option<String>,
@@ -114,7 +114,7 @@ impl LlmArgs {
     /// The flags as overrides of the config's `llm.*`.
     pub fn overrides(&self) -> Overrides {
         Overrides {
-            backend: self.backend.clone(),
+            backend: self.backend,
             host: self.host.clone(),
             model: self.model.clone(),
             timeout_s: self.timeout_s,
@@ -124,6 +124,11 @@ impl LlmArgs {
             concurrency: self.concurrency,
         }
     }
+}
+
+/// `--llm`: `none` or `ollama`.
+fn parse_backend(s: &str) -> std::result::Result<Backend, String> {
+    s.parse()
 }
 
 /// `hipo llm …`

@@ -18,7 +18,7 @@ pub fn run(ctx: &Ctx, args: &LlmArgs) -> Result<u8> {
     };
     // Resolve as `none` so a missing model is reported, not an error.
     let overrides = Overrides {
-        backend: Some("none".into()),
+        backend: Some(Backend::None),
         ..args.overrides()
     };
     let mut settings = llm::resolve(&config.llm, &overrides)?;

@@ -43,19 +43,12 @@ struct Previous {
 /// Ollama's default address.
 pub const DEFAULT_HOST: &str = "http://127.0.0.1:11434";
 
-/// Which backend writes summaries.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Backend {
-    /// Nodes are left `needs-summarization` for the agent.
-    None,
-    /// A local model through Ollama.
-    Ollama,
-}
+pub use crate::config::Backend;
 
 /// Per-run overrides of `llm.*` (flags, or their environment variables).
 #[derive(Debug, Clone, Default)]
 pub struct Overrides {
-    pub backend: Option<String>,
+    pub backend: Option<Backend>,
     pub host: Option<String>,
     pub model: Option<String>,
     pub timeout_s: Option<u64>,
@@ -81,16 +74,7 @@ pub struct Settings {
 
 /// Merges config and overrides (overrides win) and checks the result.
 pub fn resolve(config: &LlmConfig, o: &Overrides) -> Result<Settings> {
-    let backend_name = o.backend.clone().unwrap_or_else(|| config.backend.clone());
-    let backend = match backend_name.trim() {
-        "" | "none" => Backend::None,
-        "ollama" => Backend::Ollama,
-        other => {
-            return Err(Error::Llm(format!(
-                "unknown llm backend `{other}`; use `none` or `ollama`"
-            )));
-        }
-    };
+    let backend = o.backend.unwrap_or(config.backend);
     let model = o
         .model
         .clone()
@@ -240,14 +224,39 @@ impl<'s> OllamaSummarizer<'s> {
         true
     }
 
-    fn runtime(&self) -> std::result::Result<tokio::runtime::Runtime, SummaryError> {
-        tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .map_err(|e| SummaryError::Failed {
-                reason: format!("cannot start the async runtime: {e}"),
+    /// Runs the future `make` builds to completion on a current-thread
+    /// runtime of hipo's own. Blocking a caller's async runtime would make
+    /// tokio panic (an MCP server calls compaction from one), so inside
+    /// one the work moves to a scoped thread of its own; outside, it runs
+    /// right here. Either way the futures never run on a caller's runtime,
+    /// so the redb writes inside them block only hipo's own thread.
+    fn block_on<T, F>(
+        &self,
+        make: impl FnOnce() -> F + Send,
+    ) -> std::result::Result<T, SummaryError>
+    where
+        F: std::future::Future<Output = T>,
+        T: Send,
+    {
+        let run = move || {
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .map(|rt| rt.block_on(make()))
+                .map_err(|e| SummaryError::Failed {
+                    reason: format!("cannot start the async runtime: {e}"),
+                    hint: "this is a bug in hipo; please report it".into(),
+                })
+        };
+        if tokio::runtime::Handle::try_current().is_err() {
+            return run();
+        }
+        std::thread::scope(|s| s.spawn(run).join()).unwrap_or_else(|_| {
+            Err(SummaryError::Failed {
+                reason: "the model call's thread panicked".into(),
                 hint: "this is a bug in hipo; please report it".into(),
             })
+        })
     }
 
     /// One non-streaming generate call, with the timeout and options.
@@ -533,9 +542,8 @@ impl<'s> OllamaSummarizer<'s> {
                 t
             }
             None => {
-                let rt = self.runtime()?;
                 let system = format!("{}\n{}", prompt::system(Level::Root), ROOT_RULES);
-                let answer = rt.block_on(async {
+                let answer = self.block_on(|| async {
                     // Too long for one call: the tree's summaries are merged
                     // down first, in chunks, never cut.
                     let ctx =
@@ -556,7 +564,7 @@ impl<'s> OllamaSummarizer<'s> {
                         });
                     }
                     self.generate(&system, ctx).await
-                })?;
+                })??;
                 let sections = parse_root(&answer).ok_or_else(|| implausible(NodeId::Root, "the answer lacks ## Active Context, ## Recent Patterns or ## Historical Summary".into()))?;
                 self.remember(&key, &answer);
                 return Ok(sections);
@@ -657,36 +665,32 @@ impl Summarizer for OllamaSummarizer<'_> {
             }
         }
         if !todo.is_empty() {
-            match self.runtime() {
+            let done = self.block_on(|| {
+                futures_util::stream::iter(todo.iter().map(|&i| async move {
+                    let req = &requests[i];
+                    progress.started(req.node);
+                    let r = self.summarize_one(req).await;
+                    // Saved as soon as it is done: Ctrl-C or a crash later
+                    // in the batch loses no summary.
+                    if let Ok(s) = &r {
+                        self.remember(&self.cache_key(&req.input_hash, "node"), &s.body);
+                        self.remember_previous(req, &s.body);
+                    }
+                    progress.finished(req.node);
+                    (i, r)
+                }))
+                .buffer_unordered(self.settings.concurrency)
+                .collect::<Vec<_>>()
+            });
+            match done {
+                Ok(done) => {
+                    for (i, r) in done {
+                        results[i] = Some(r);
+                    }
+                }
                 Err(e) => {
                     for i in todo {
                         results[i] = Some(Err(e.clone()));
-                    }
-                }
-                Ok(rt) => {
-                    let done: Vec<(usize, std::result::Result<Summary, SummaryError>)> = rt
-                        .block_on(
-                            futures_util::stream::iter(todo.into_iter().map(|i| async move {
-                                let req = &requests[i];
-                                progress.started(req.node);
-                                let r = self.summarize_one(req).await;
-                                // Saved as soon as it is done: Ctrl-C or a
-                                // crash later in the batch loses no summary.
-                                if let Ok(s) = &r {
-                                    self.remember(
-                                        &self.cache_key(&req.input_hash, "node"),
-                                        &s.body,
-                                    );
-                                    self.remember_previous(req, &s.body);
-                                }
-                                progress.finished(req.node);
-                                (i, r)
-                            }))
-                            .buffer_unordered(self.settings.concurrency)
-                            .collect(),
-                        );
-                    for (i, r) in done {
-                        results[i] = Some(r);
                     }
                 }
             }
@@ -722,14 +726,13 @@ pub struct Check {
 /// Asks the server for its models: is it up, and is the model pulled?
 pub fn check(settings: &Settings) -> Result<Check> {
     let summarizer = OllamaSummarizer::new(settings.clone(), None)?;
-    let rt = summarizer
-        .runtime()
-        .map_err(|e| Error::Llm(format!("{e:?}")))?;
     let host = settings.host.clone();
     let model = settings.model.clone();
-    let listed = rt.block_on(async {
-        tokio::time::timeout(settings.timeout, summarizer.client.list_local_models()).await
-    });
+    let listed = summarizer
+        .block_on(|| async {
+            tokio::time::timeout(settings.timeout, summarizer.client.list_local_models()).await
+        })
+        .map_err(|e| Error::Llm(format!("{e:?}")))?;
     let (reachable, model_present, message) = match listed {
         Err(_) => (
             false,
@@ -791,7 +794,7 @@ mod tests {
             Backend::None
         );
         let o = Overrides {
-            backend: Some("ollama".into()),
+            backend: Some(Backend::Ollama),
             ..Default::default()
         };
         assert!(
@@ -801,7 +804,7 @@ mod tests {
                 .contains("needs a model")
         );
         let o = Overrides {
-            backend: Some("ollama".into()),
+            backend: Some(Backend::Ollama),
             model: Some("m".into()),
             concurrency: Some(0),
             ..Default::default()
@@ -811,17 +814,39 @@ mod tests {
             (s.host.as_str(), s.concurrency, s.temperature),
             (DEFAULT_HOST, 1, 0.2)
         );
-        let o = Overrides {
-            backend: Some("gpt".into()),
-            ..Default::default()
-        };
-        assert!(resolve(&cfg, &o).is_err());
+        assert!("gpt".parse::<Backend>().is_err());
         let o = Overrides {
             keep_alive: Some("5 minutes".into()),
             ..Default::default()
         };
         assert!(resolve(&cfg, &o).is_err());
         assert!(parse_keep_alive("5m").is_ok() && parse_keep_alive("-1").is_ok());
+    }
+
+    #[test]
+    fn model_calls_from_inside_an_async_runtime_do_not_panic() {
+        // An MCP server runs compaction from a tokio task: tokio panics if
+        // a runtime is blocked from inside another.
+        let settings = resolve(
+            &LlmConfig::default(),
+            &Overrides {
+                backend: Some(Backend::Ollama),
+                model: Some("m".into()),
+                host: Some("http://127.0.0.1:9".into()),
+                timeout_s: Some(2),
+                ..Default::default()
+            },
+        )
+        .unwrap();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let report = rt.block_on(async { check(&settings) }).unwrap();
+        assert!(!report.reachable);
+        let summarizer = OllamaSummarizer::new(settings, None).unwrap();
+        let out = rt.block_on(async { summarizer.root_sections_impl([0; 32], "- a\n") });
+        assert!(matches!(out, Err(SummaryError::Failed { .. })), "{out:?}");
     }
 
     #[test]
