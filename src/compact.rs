@@ -21,7 +21,7 @@ use crate::redact::redact;
 use crate::root::{self, RootInput};
 use crate::scan::Scan;
 use crate::store::{Batch, FileRecord, Hash, NodeRecord, Store};
-use crate::summarize::{Progress, SourceText, Summarizer, SummaryError, SummaryRequest};
+use crate::summarize::{Progress, SourceText, Summarizer, SummaryError, SummaryRequest, Writer};
 use crate::tree::{self, Tree};
 use chrono::NaiveDate;
 use serde::Serialize;
@@ -422,8 +422,8 @@ impl Run<'_> {
                 .only
                 .as_ref()
                 .is_none_or(|only| only.contains(&path));
-        let other_writer =
-            rec.summarizer.starts_with("ollama:") && rec.summarizer != self.summarizer.id();
+        let other_writer = matches!(Writer::parse(&rec.summarizer),
+            Some(w @ Writer::Model { .. }) if w != self.summarizer.writer());
         if may_retry && self.options.resummarize && other_writer {
             return Plan::Build {
                 reason: Reason::Retry,
@@ -661,9 +661,13 @@ impl Run<'_> {
         }
         let content = content_hash(&text);
         let summarizer = match (own, &fm.model, &fm.prompt_version) {
-            (true, Some(model), Some(version)) => format!("ollama:{model}:{version}"),
-            _ => "external".into(),
-        };
+            (true, Some(model), Some(version)) => Writer::Model {
+                model: model.clone(),
+                prompt_version: version.clone(),
+            },
+            _ => Writer::External,
+        }
+        .to_string();
         let record = NodeRecord {
             input_hash: inputs.hash,
             written_hash: hash,
@@ -895,10 +899,11 @@ impl Run<'_> {
             adopted: false,
             status,
             summarizer: if summarized {
-                self.summarizer.id()
+                self.summarizer.writer()
             } else {
-                "copy".into()
-            },
+                Writer::Copy
+            }
+            .to_string(),
             body_lines,
             source_lines,
             topics: topics.clone(),
@@ -994,7 +999,7 @@ impl Run<'_> {
         let mut hasher = blake3::Hasher::new();
         hasher.update(&inputs.hash);
         hasher.update(self.options.today.to_string().as_bytes());
-        hasher.update(self.summarizer.id().as_bytes());
+        hasher.update(self.summarizer.writer().to_string().as_bytes());
         inputs.hash = *hasher.finalize().as_bytes();
         let on_disk = self.scan.hash(&path);
         let rec = self.records.get(&path);
@@ -1080,7 +1085,7 @@ impl Run<'_> {
             content_hash: content_hash(&content),
             adopted: false,
             status: Status::Tentative,
-            summarizer: "mechanical".into(),
+            summarizer: Writer::Mechanical.to_string(),
             body_lines,
             source_lines: 0,
             topics: Vec::new(),
