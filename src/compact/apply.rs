@@ -316,26 +316,9 @@ impl Run<'_> {
         own: bool,
     ) -> Result<()> {
         let path = id.path();
-        let text = match self.texts.read(self.root, &path) {
-            Ok(t) => t.to_string(),
-            Err(e) => {
-                self.skip(id, problem_of(&path, e));
-                return Ok(());
-            }
+        let Some((text, fm, body_lines)) = self.read_node(id) else {
+            return Ok(());
         };
-        let doc = match markdown::parse_document(&text) {
-            Ok(d) => d,
-            Err(e) => {
-                let problem = Problem {
-                    path: path.clone(),
-                    line: Some(e.line),
-                    message: e.message,
-                };
-                self.skip(id, problem);
-                return Ok(());
-            }
-        };
-        let fm = doc.frontmatter.clone().unwrap_or_default();
         let want = tree::desired_status(
             id,
             self.options.today,
@@ -357,7 +340,6 @@ impl Run<'_> {
                 ));
             }
         }
-        let body_lines = markdown::line_count(doc.body);
         let mut file_hash = *blake3::hash(text.as_bytes()).as_bytes();
         let mut status = declared.unwrap_or(want);
         let mut written = false;
@@ -396,6 +378,35 @@ impl Run<'_> {
             prev: None,
         });
         Ok(())
+    }
+
+    /// A node's file, its frontmatter and its body's lines; `None` (the
+    /// problem reported, the node skipped) when it cannot be read or parsed.
+    fn read_node(&mut self, id: NodeId) -> Option<(String, Frontmatter, usize)> {
+        let path = id.path();
+        let text = match self.texts.read(self.root, &path) {
+            Ok(t) => t.to_string(),
+            Err(e) => {
+                self.skip(id, problem_of(&path, e));
+                return None;
+            }
+        };
+        match markdown::parse_document(&text) {
+            Ok(doc) => {
+                let fm = doc.frontmatter.unwrap_or_default();
+                let body_lines = markdown::line_count(doc.body);
+                Some((text, fm, body_lines))
+            }
+            Err(e) => {
+                let problem = Problem {
+                    path,
+                    line: Some(e.line),
+                    message: e.message,
+                };
+                self.skip(id, problem);
+                None
+            }
+        }
     }
 
     /// A node that cannot be adopted this run keeps its last known state,
