@@ -10,6 +10,7 @@ use crate::layout::{Level, NodeId};
 use crate::markdown::{self, Status, Topic};
 use crate::redact::redact;
 use crate::summarize::{SourceText, SummaryError, SummaryRequest};
+use std::borrow::Cow;
 
 /// A node whose content is decided except for a summary.
 pub(crate) struct Draft {
@@ -41,11 +42,12 @@ impl Run<'_> {
         let mut sources = Vec::new();
         let mut topics = Vec::new();
         for src in &inputs.ready {
-            let text = self
-                .texts
-                .read(self.root, src)
-                .map_err(|e| problem_of(src, e))?;
-            let doc = markdown::parse_document(text).map_err(|e| Problem {
+            let text = match id.level() {
+                Level::Daily => self.texts.read_raw(self.root, src),
+                _ => self.texts.read(self.root, src).map(Cow::Borrowed),
+            }
+            .map_err(|e| problem_of(src, e))?;
+            let doc = markdown::parse_document(&text).map_err(|e| Problem {
                 path: src.clone(),
                 line: Some(e.line),
                 message: e.message,

@@ -9,6 +9,7 @@ use crate::markdown::{self, Status, Topic};
 use crate::scan::Scan;
 use crate::store::Hash;
 use crate::tree::{self, Tree};
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
@@ -103,8 +104,8 @@ pub(crate) fn topics_of_sources(
         match states.get(src) {
             Some(state) => topics.extend(state.topics.iter().cloned()),
             None if id.level() == Level::Daily => {
-                if let Ok(text) = texts.read(root, src) {
-                    topics.extend(markdown::topics_of(text));
+                if let Ok(text) = texts.read_raw(root, src) {
+                    topics.extend(markdown::topics_of(&text));
                 }
             }
             None => {}
@@ -154,6 +155,16 @@ impl Texts {
             self.map.insert(path.to_string(), text);
         }
         Ok(&self.map[path])
+    }
+
+    /// A raw log's text. Only its daily reads it, once, and hipo never
+    /// writes it, so it is not kept: holding every raw log until the run
+    /// ends would only cost memory.
+    pub fn read_raw(&self, root: &Path, path: &str) -> Result<Cow<'_, str>> {
+        match self.map.get(path) {
+            Some(text) => Ok(Cow::Borrowed(text)),
+            None => read_utf8(root, path).map(Cow::Owned),
+        }
     }
 
     /// Notes what a path now holds (or would hold, in a dry run).
