@@ -12,12 +12,12 @@
 //! same run. Deleting the store and running again converges to the same
 //! bytes, because every written byte is a function of the Markdown alone.
 //!
-//! Per node the stages are: [`inputs`] (what it is built from), [`plan`]
-//! (a pure decision on plain values), [`draft`] (a copy, or a request for a
-//! summary, sent a level at a time), [`apply`] (every write, through a
-//! [`apply::Sink`] that a dry run swaps for one writing nothing) and
-//! [`record`] (store record, state for the parent, report action). ROOT is
-//! its own step ([`root`]).
+//! Per node the stages are: `inputs` (what it is built from), `plan` (a
+//! pure decision on plain values), `draft` (a copy, or a request for a
+//! summary, sent a level at a time), `apply` (every write, through a `Sink`
+//! that a dry run swaps for one writing nothing) and `record` (store
+//! record, state for the parent, report action). ROOT is its own step
+//! (`root`).
 
 mod apply;
 mod draft;
