@@ -6,6 +6,65 @@
 //! answer never stops the rest of the tree.
 
 use crate::layout::NodeId;
+use std::fmt;
+
+/// Who wrote a node's text. Recorded per node so that a change of model or
+/// prompt can be told apart from a node someone else wrote; the string form
+/// ([`fmt::Display`], [`Writer::parse`]) is what the store holds, so it must
+/// never change for an existing variant.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Writer {
+    /// Sources below the threshold, copied verbatim (`copy`).
+    Copy,
+    /// Built by hipo from the tree without a model: ROOT (`mechanical`).
+    Mechanical,
+    /// Someone else wrote it and hipo adopted it (`external`).
+    External,
+    /// The `none` backend: a node over the threshold is left as a stub for
+    /// the agent to fill in (`none`).
+    NoBackend,
+    /// A local model through ollama (`ollama:{model}:{prompt_version}`).
+    Model {
+        model: String,
+        prompt_version: String,
+    },
+}
+
+impl Writer {
+    /// Reads the stored form back; `None` for a string no hipo writes. A
+    /// model name may itself hold `:` (`llama3.2:3b`), the prompt version
+    /// never does, so the version is what follows the last `:`.
+    pub fn parse(s: &str) -> Option<Writer> {
+        match s {
+            "copy" => Some(Writer::Copy),
+            "mechanical" => Some(Writer::Mechanical),
+            "external" => Some(Writer::External),
+            "none" => Some(Writer::NoBackend),
+            _ => {
+                let (model, version) = s.strip_prefix("ollama:")?.rsplit_once(':')?;
+                Some(Writer::Model {
+                    model: model.to_string(),
+                    prompt_version: version.to_string(),
+                })
+            }
+        }
+    }
+}
+
+impl fmt::Display for Writer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Writer::Copy => f.write_str("copy"),
+            Writer::Mechanical => f.write_str("mechanical"),
+            Writer::External => f.write_str("external"),
+            Writer::NoBackend => f.write_str("none"),
+            Writer::Model {
+                model,
+                prompt_version,
+            } => write!(f, "ollama:{model}:{prompt_version}"),
+        }
+    }
+}
 
 /// One source a node is built from, already redacted.
 #[derive(Debug, Clone)]
@@ -72,7 +131,7 @@ impl Progress for NoProgress {}
 pub trait Summarizer: Sync {
     /// Identifies backend, model and prompt version; recorded per node so a
     /// change of backend can be detected.
-    fn id(&self) -> String;
+    fn writer(&self) -> Writer;
 
     /// True when the backend can summarise at all (the `none` backend
     /// cannot, so compaction never waits on it).
@@ -102,8 +161,8 @@ pub trait Summarizer: Sync {
 pub struct NoneSummarizer;
 
 impl Summarizer for NoneSummarizer {
-    fn id(&self) -> String {
-        "none".to_string()
+    fn writer(&self) -> Writer {
+        Writer::NoBackend
     }
 
     fn is_active(&self) -> bool {
@@ -119,5 +178,30 @@ impl Summarizer for NoneSummarizer {
             .iter()
             .map(|_| Err(SummaryError::NotConfigured))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writer_string_form_round_trips() {
+        let model = Writer::Model {
+            model: "llama3.2:3b".into(),
+            prompt_version: "hipo-v1".into(),
+        };
+        for (w, s) in [
+            (Writer::Copy, "copy"),
+            (Writer::Mechanical, "mechanical"),
+            (Writer::External, "external"),
+            (Writer::NoBackend, "none"),
+            (model, "ollama:llama3.2:3b:hipo-v1"),
+        ] {
+            assert_eq!(w.to_string(), s);
+            assert_eq!(Writer::parse(s), Some(w));
+        }
+        assert_eq!(Writer::parse("ollama:"), None);
+        assert_eq!(Writer::parse("someone"), None);
     }
 }

@@ -16,7 +16,9 @@ use crate::config::LlmConfig;
 use crate::error::{Error, Result};
 use crate::layout::{Level, NodeId};
 use crate::store::Store;
-use crate::summarize::{Progress, SourceText, Summarizer, Summary, SummaryError, SummaryRequest};
+use crate::summarize::{
+    Progress, SourceText, Summarizer, Summary, SummaryError, SummaryRequest, Writer,
+};
 use futures_util::StreamExt;
 use ollama_rs::Ollama;
 use ollama_rs::error::OllamaError;
@@ -637,8 +639,11 @@ fn describe(e: &OllamaError) -> String {
 }
 
 impl Summarizer for OllamaSummarizer<'_> {
-    fn id(&self) -> String {
-        format!("ollama:{}:{}", self.settings.model, prompt::PROMPT_VERSION)
+    fn writer(&self) -> Writer {
+        Writer::Model {
+            model: self.settings.model.clone(),
+            prompt_version: prompt::PROMPT_VERSION.to_string(),
+        }
     }
 
     fn is_active(&self) -> bool {
