@@ -7,7 +7,8 @@
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use hipo::Hipo;
 use hipo::compact::Options;
-use hipo::summarize::{NoProgress, NoneSummarizer};
+use hipo::progress::NoProgress;
+use hipo::summarize::NoneSummarizer;
 use std::path::Path;
 use std::time::Duration;
 

@@ -8,7 +8,7 @@
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use hipo::Hipo;
 use hipo::facade::Searcher;
-use hipo::index::NoSyncProgress;
+use hipo::progress::NoProgress;
 use hipo::search::{Options, query};
 use std::path::Path;
 use std::time::Duration;
@@ -26,7 +26,7 @@ const QUERIES: [&str; 4] = [
 
 fn sync(root: &Path) -> Searcher {
     let hipo = Hipo::open(root).unwrap();
-    hipo.index(Duration::from_secs(5), &NoSyncProgress).unwrap()
+    hipo.index(Duration::from_secs(5), &NoProgress).unwrap()
 }
 
 fn bench(c: &mut Criterion) {

@@ -11,7 +11,8 @@
 //! use hipo::compact::Options;
 //! use hipo::journal::Entry;
 //! use hipo::markdown::EntryType;
-//! use hipo::summarize::{NoProgress, NoneSummarizer};
+//! use hipo::progress::NoProgress;
+//! use hipo::summarize::NoneSummarizer;
 //! use std::time::Duration;
 //!
 //! # fn main() -> hipo::Result<()> {
@@ -39,7 +40,7 @@
 //!     &query,
 //!     &hipo::search::Options::default(),
 //!     Duration::from_secs(5),
-//!     &hipo::index::NoSyncProgress,
+//!     &NoProgress,
 //! )?;
 //! assert_eq!(found.hits[0].path, "memory/2027-01-21.md");
 //! print!("{}", hipo::render::hits(hipo::render::Style::PLAIN, &found.hits, Some(200)));
@@ -59,6 +60,7 @@ pub mod journal;
 pub mod layout;
 pub mod llm;
 pub mod markdown;
+pub mod progress;
 pub mod project;
 pub mod redact;
 pub mod render;

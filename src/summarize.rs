@@ -6,6 +6,7 @@
 //! answer never stops the rest of the tree.
 
 use crate::layout::NodeId;
+use crate::progress::Progress;
 use std::fmt;
 
 /// Who wrote a node's text. Recorded per node so that a change of model or
@@ -112,20 +113,6 @@ pub enum SummaryError {
     /// The backend tried and failed for this node; `hint` says what to do.
     Failed { reason: String, hint: String },
 }
-
-/// What a summarizer reports as it goes, for a progress bar.
-pub trait Progress: Sync {
-    /// A batch of `total` nodes begins.
-    fn begin(&self, _total: usize) {}
-    /// `node` started.
-    fn started(&self, _node: NodeId) {}
-    /// `node` finished, successfully or not.
-    fn finished(&self, _node: NodeId) {}
-}
-
-/// Progress that shows nothing.
-pub struct NoProgress;
-impl Progress for NoProgress {}
 
 /// A summary backend.
 pub trait Summarizer: Sync {

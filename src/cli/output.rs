@@ -2,10 +2,8 @@
 //! bar, and the warnings and problems a run reports on stderr.
 
 use hipo::compact::Report;
-use hipo::index::SyncProgress;
-use hipo::layout::NodeId;
+use hipo::progress::{Event, Progress};
 use hipo::render::Style;
-use hipo::summarize::Progress;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 
@@ -61,23 +59,12 @@ impl Bar {
 }
 
 impl Progress for Bar {
-    fn begin(&self, total: usize) {
-        self.start(total);
-    }
-    fn started(&self, node: NodeId) {
-        self.bar.set_message(node.path());
-    }
-    fn finished(&self, _node: NodeId) {
-        self.bar.inc(1);
-    }
-}
-
-impl SyncProgress for Bar {
-    fn begin(&self, total: usize) {
-        self.start(total);
-    }
-    fn file_done(&self) {
-        self.bar.inc(1);
+    fn event(&self, event: Event<'_>) {
+        match event {
+            Event::Begin { total, .. } => self.start(total),
+            Event::Started(what) => self.bar.set_message(what.to_string()),
+            Event::Done => self.bar.inc(1),
+        }
     }
 }
 

@@ -15,7 +15,8 @@ use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::eval::{self, Case};
 use crate::fsutil::ProjectLock;
-use crate::index::{self, Fresh, IndexStats, SyncProgress, SyncReport};
+use crate::index::{self, Fresh, IndexStats, SyncReport};
+use crate::progress::Progress;
 use crate::project::{self, InitReport};
 use crate::search::{self, Hit, get, query::Query};
 use std::path::{Path, PathBuf};
@@ -101,7 +102,7 @@ impl Hipo {
     /// lock past [`SEARCH_PATIENCE`], an existing index is used as it is
     /// (`fresh` false, with a warning); with no index yet it waits up to
     /// `wait`. Redaction of stale sections is decided here, not by callers.
-    pub fn searcher(&self, wait: Duration, progress: &dyn SyncProgress) -> Result<Searcher> {
+    pub fn searcher(&self, wait: Duration, progress: &dyn Progress) -> Result<Searcher> {
         let fresh = index::fresh(&self.root, SEARCH_PATIENCE, wait, progress)?;
         Ok(Searcher {
             root: self.root.clone(),
@@ -115,7 +116,7 @@ impl Hipo {
         q: &Query,
         opts: &search::Options,
         wait: Duration,
-        progress: &dyn SyncProgress,
+        progress: &dyn Progress,
     ) -> Result<Found> {
         let searcher = self.searcher(wait, progress)?;
         let hits = searcher.search(q, opts)?;
@@ -124,7 +125,7 @@ impl Hipo {
 
     /// Brings the index up to date explicitly: waits the whole `wait` for
     /// a writer and fails with [`Error::Busy`] rather than answer stale.
-    pub fn index(&self, wait: Duration, progress: &dyn SyncProgress) -> Result<Searcher> {
+    pub fn index(&self, wait: Duration, progress: &dyn Progress) -> Result<Searcher> {
         let fresh = index::fresh(&self.root, wait, wait, progress)?;
         Ok(Searcher {
             root: self.root.clone(),
@@ -143,7 +144,7 @@ impl Hipo {
         cases: &[Case],
         ks: &[usize],
         wait: Duration,
-        progress: &dyn SyncProgress,
+        progress: &dyn Progress,
     ) -> Result<(eval::Report, Searcher)> {
         let searcher = self.searcher(wait, progress)?;
         let report = eval::evaluate(cases, ks, |q, limit| {

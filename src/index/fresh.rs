@@ -3,11 +3,12 @@
 //! slightly stale index serves better than a wait.
 
 use super::SearchIndex;
-use super::sync::{Look, SyncProgress, SyncReport, scan_against, sync_from};
+use super::sync::{Look, SyncReport, scan_against, sync_from};
 use super::version;
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::fsutil::ProjectLock;
+use crate::progress::Progress;
 use crate::store::Store;
 use std::path::Path;
 use std::time::Duration;
@@ -32,7 +33,7 @@ pub fn fresh(
     root: &Path,
     wait: Duration,
     max_wait: Duration,
-    progress: &dyn SyncProgress,
+    progress: &dyn Progress,
 ) -> Result<Fresh> {
     let config = Config::load(root)?;
     let _lock = match ProjectLock::acquire(root, wait, || {}) {

@@ -28,7 +28,7 @@ pub(crate) use crate::layout::{day_number, day_of};
 pub(crate) use documents::section_lines;
 pub use fresh::{Fresh, fresh};
 pub(crate) use schema::Fields;
-pub use sync::{NoSyncProgress, RebuildReason, SyncProgress, SyncReport, sync};
+pub use sync::{RebuildReason, SyncReport, sync};
 
 /// What the index holds and how it is cut; bump with any change to the
 /// schema or to [`sections`]. Recorded with [`analyzer::ANALYZER_VERSION`]:

@@ -12,6 +12,7 @@ use super::documents::{Prepared, hex, prepare};
 use super::{SearchIndex, version};
 use crate::config::Config;
 use crate::error::{Error, Problem, Result};
+use crate::progress::{Event, Progress, Task};
 use crate::scan::{self, ScannedFile};
 use crate::store::index::{IndexedFile, Key};
 use crate::store::{FileRecord, Store};
@@ -103,18 +104,6 @@ impl Serialize for RebuildReason {
     }
 }
 
-/// Progress of a sync, for a bar.
-pub trait SyncProgress: Sync {
-    /// `total` files are about to be indexed.
-    fn begin(&self, _total: usize) {}
-    /// One more file is done.
-    fn file_done(&self) {}
-}
-
-/// Progress that shows nothing.
-pub struct NoSyncProgress;
-impl SyncProgress for NoSyncProgress {}
-
 /// What a sync starts from: what the index recorded of each file, and a
 /// scan of the tree against it.
 pub(super) struct Look {
@@ -128,7 +117,7 @@ pub fn sync(
     root: &Path,
     store: &Store,
     config: &Config,
-    progress: &dyn SyncProgress,
+    progress: &dyn Progress,
 ) -> Result<(SearchIndex, SyncReport)> {
     sync_from(root, store, config, None, progress)
 }
@@ -139,7 +128,7 @@ pub(super) fn sync_from(
     store: &Store,
     config: &Config,
     look: Option<Look>,
-    progress: &dyn SyncProgress,
+    progress: &dyn Progress,
 ) -> Result<(SearchIndex, SyncReport)> {
     let mut report = SyncReport::default();
     let index = open_or_rebuild(root, store, &mut report)?;
@@ -228,14 +217,17 @@ fn prepare_all(
     index: &SearchIndex,
     known: &HashMap<String, IndexedFile>,
     changed: &[Changed],
-    progress: &dyn SyncProgress,
+    progress: &dyn Progress,
 ) -> Vec<std::result::Result<Prepared, Problem>> {
-    progress.begin(changed.len());
+    progress.event(Event::Begin {
+        task: Task::Index,
+        total: changed.len(),
+    });
     let empty = Vec::new();
     let prepare_one = |(rel, file): &(&String, &ScannedFile)| {
         let old = known.get(*rel).map(|f| &f.keys).unwrap_or(&empty);
         let p = prepare(root, rel, file, old, &index.fields);
-        progress.file_done();
+        progress.event(Event::Done);
         p
     };
     // A few files are read in less time than starting a thread pool takes.

@@ -15,10 +15,9 @@ pub mod prompt;
 use crate::config::LlmConfig;
 use crate::error::{Error, Result};
 use crate::layout::{Level, NodeId};
+use crate::progress::{Event, Progress, Task};
 use crate::store::Store;
-use crate::summarize::{
-    Progress, SourceText, Summarizer, Summary, SummaryError, SummaryRequest, Writer,
-};
+use crate::summarize::{SourceText, Summarizer, Summary, SummaryError, SummaryRequest, Writer};
 use futures_util::StreamExt;
 use ollama_rs::Ollama;
 use ollama_rs::error::OllamaError;
@@ -655,7 +654,10 @@ impl Summarizer for OllamaSummarizer<'_> {
         requests: &[SummaryRequest],
         progress: &dyn Progress,
     ) -> Vec<std::result::Result<Summary, SummaryError>> {
-        progress.begin(requests.len());
+        progress.event(Event::Begin {
+            task: Task::Summarize,
+            total: requests.len(),
+        });
         let mut results: Vec<Option<std::result::Result<Summary, SummaryError>>> =
             vec![None; requests.len()];
         let mut todo = Vec::new();
@@ -663,7 +665,7 @@ impl Summarizer for OllamaSummarizer<'_> {
             match self.cached(&self.cache_key(&req.input_hash, "node")) {
                 Some(body) => {
                     self.count_hit();
-                    progress.finished(req.node);
+                    progress.event(Event::Done);
                     results[i] = Some(Ok(self.summary(body)));
                 }
                 None => todo.push(i),
@@ -673,7 +675,7 @@ impl Summarizer for OllamaSummarizer<'_> {
             let done = self.block_on(|| {
                 futures_util::stream::iter(todo.iter().map(|&i| async move {
                     let req = &requests[i];
-                    progress.started(req.node);
+                    progress.event(Event::Started(&req.node.path()));
                     let r = self.summarize_one(req).await;
                     // Saved as soon as it is done: Ctrl-C or a crash later
                     // in the batch loses no summary.
@@ -681,7 +683,7 @@ impl Summarizer for OllamaSummarizer<'_> {
                         self.remember(&self.cache_key(&req.input_hash, "node"), &s.body);
                         self.remember_previous(req, &s.body);
                     }
-                    progress.finished(req.node);
+                    progress.event(Event::Done);
                     (i, r)
                 }))
                 .buffer_unordered(self.settings.concurrency)
