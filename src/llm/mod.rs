@@ -10,11 +10,17 @@
 //! current-thread runtime created only here: the rest of hipo stays
 //! synchronous and fast to start.
 
+mod check;
 pub mod prompt;
+mod root;
+mod settings;
 
-use crate::config::LlmConfig;
+pub use check::{Check, check};
+use settings::parse_keep_alive;
+pub use settings::{Backend, DEFAULT_HOST, Overrides, Settings, normalize_host, resolve};
+
 use crate::error::{Error, Result};
-use crate::layout::{Level, NodeId};
+use crate::layout::NodeId;
 use crate::progress::{Event, Progress, Task};
 use crate::store::Store;
 use crate::summarize::{SourceText, Summarizer, Summary, SummaryError, SummaryRequest, Writer};
@@ -22,7 +28,6 @@ use futures_util::StreamExt;
 use ollama_rs::Ollama;
 use ollama_rs::error::OllamaError;
 use ollama_rs::generation::completion::request::GenerationRequest;
-use ollama_rs::generation::parameters::{KeepAlive, TimeUnit};
 use ollama_rs::models::ModelOptions;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -39,107 +44,6 @@ struct Previous {
     /// Each source's path and body hash.
     sources: Vec<(String, [u8; 32])>,
     summary: String,
-}
-
-/// Ollama's default address.
-pub const DEFAULT_HOST: &str = "http://127.0.0.1:11434";
-
-pub use crate::config::Backend;
-
-/// Per-run overrides of `llm.*` (flags, or their environment variables).
-#[derive(Debug, Clone, Default)]
-pub struct Overrides {
-    pub backend: Option<Backend>,
-    pub host: Option<String>,
-    pub model: Option<String>,
-    pub timeout_s: Option<u64>,
-    pub num_ctx: Option<u64>,
-    pub temperature: Option<f32>,
-    pub keep_alive: Option<String>,
-    pub concurrency: Option<usize>,
-}
-
-/// The resolved LLM settings for one run.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Settings {
-    pub backend: Backend,
-    /// Base URL, e.g. `http://127.0.0.1:11434`.
-    pub host: String,
-    pub model: String,
-    pub timeout: Duration,
-    pub num_ctx: u64,
-    pub temperature: f32,
-    pub keep_alive: Option<String>,
-    pub concurrency: usize,
-}
-
-/// Merges config and overrides (overrides win) and checks the result.
-pub fn resolve(config: &LlmConfig, o: &Overrides) -> Result<Settings> {
-    let backend = o.backend.unwrap_or(config.backend);
-    let model = o
-        .model
-        .clone()
-        .or_else(|| config.model.clone())
-        .unwrap_or_default();
-    if backend == Backend::Ollama && model.trim().is_empty() {
-        return Err(Error::Llm(
-            "the ollama backend needs a model: pass --model NAME (or HIPO_MODEL, or llm.model in hipocampus.config.json)".into(),
-        ));
-    }
-    let keep_alive = o.keep_alive.clone().or_else(|| config.keep_alive.clone());
-    if let Some(k) = &keep_alive {
-        parse_keep_alive(k)?;
-    }
-    Ok(Settings {
-        backend,
-        host: normalize_host(
-            o.host
-                .as_deref()
-                .or(config.host.as_deref())
-                .unwrap_or(DEFAULT_HOST),
-        ),
-        model,
-        timeout: Duration::from_secs(o.timeout_s.unwrap_or(config.timeout_s).max(1)),
-        num_ctx: o.num_ctx.unwrap_or(config.num_ctx).max(1024),
-        temperature: o.temperature.unwrap_or(config.temperature),
-        keep_alive,
-        concurrency: o.concurrency.unwrap_or(config.concurrency).max(1),
-    })
-}
-
-/// Accepts what `OLLAMA_HOST` accepts: `host`, `host:port`, or a URL.
-pub fn normalize_host(host: &str) -> String {
-    let host = host.trim().trim_end_matches('/');
-    let with_scheme = if host.contains("://") {
-        host.to_string()
-    } else {
-        format!("http://{host}")
-    };
-    let authority = with_scheme.split("://").nth(1).unwrap_or("");
-    let has_port = authority
-        .rsplit_once(':')
-        .is_some_and(|(_, p)| p.chars().all(|c| c.is_ascii_digit()) && !p.is_empty());
-    if has_port {
-        with_scheme
-    } else {
-        format!("{with_scheme}:11434")
-    }
-}
-
-fn parse_keep_alive(k: &str) -> Result<KeepAlive> {
-    let k = k.trim();
-    match k {
-        "-1" => return Ok(KeepAlive::Indefinitely),
-        "0" => return Ok(KeepAlive::UnloadOnCompletion),
-        _ => {}
-    }
-    let (num, unit) = k.split_at(k.len().saturating_sub(1));
-    match (num.parse::<u64>(), TimeUnit::from_symbol(unit)) {
-        (Ok(time), Some(unit)) => Ok(KeepAlive::Until { time, unit }),
-        _ => Err(Error::Llm(format!(
-            "keep_alive `{k}` is not -1, 0 or a duration like 30s, 5m, 2h"
-        ))),
-    }
 }
 
 /// What the model calls cost, for the report.
@@ -530,92 +434,11 @@ impl<'s> OllamaSummarizer<'s> {
         Ok(partials.pop().unwrap_or_default())
     }
 
-    /// Writes ROOT's narrative sections from the tree's summaries.
-    fn root_sections_impl(
-        &self,
-        input_hash: [u8; 32],
-        context: &str,
-    ) -> std::result::Result<[String; 3], SummaryError> {
-        let key = self.cache_key(&input_hash, "root");
-        let text = match self.cached(&key) {
-            Some(t) => {
-                self.count_hit();
-                t
-            }
-            None => {
-                let system = format!("{}\n{}", prompt::system(Level::Root), ROOT_RULES);
-                let answer = self.block_on(|| async {
-                    // Too long for one call: the tree's summaries are merged
-                    // down first, in chunks, never cut.
-                    let ctx =
-                        if prompt::fits(prompt::tokens(context), self.settings.num_ctx as usize) {
-                            context.to_string()
-                        } else {
-                            let pieces = root_pieces(context);
-                            let merge_system = prompt::system(Level::Monthly);
-                            self.merge(NodeId::Root, &merge_system, pieces).await?
-                        };
-                    // Sent only if it fits: Ollama would cut it silently.
-                    if !prompt::fits(prompt::tokens(&ctx), self.settings.num_ctx as usize) {
-                        return Err(SummaryError::Failed {
-                            reason:
-                                "the tree's summaries do not fit the model's context even merged"
-                                    .into(),
-                            hint: "raise llm.num_ctx (or --num-ctx)".into(),
-                        });
-                    }
-                    self.generate(&system, ctx).await
-                })??;
-                let sections = parse_root(&answer).ok_or_else(|| implausible(NodeId::Root, "the answer lacks ## Active Context, ## Recent Patterns or ## Historical Summary".into()))?;
-                self.remember(&key, &answer);
-                return Ok(sections);
-            }
-        };
-        parse_root(&text)
-            .ok_or_else(|| implausible(NodeId::Root, "cached answer unreadable".into()))
-    }
-
     fn count_hit(&self) {
         if let Ok(mut s) = self.stats.lock() {
             s.cache_hits += 1;
         }
     }
-}
-
-const ROOT_RULES: &str = "Write ROOT.md's narrative sections from the summaries below (oldest first). Output exactly three sections: \
-## Active Context (what is happening in the last ~7 days, one bullet per thread), ## Recent Patterns (cross-cutting insights), \
-## Historical Summary (one bullet per month or range, `- YYYY-MM: key events`). Keep it short: at most 40 lines in all. \
-Do not write a Topics Index; hipo computes it.";
-
-/// ROOT's context cut at its `===== path =====` headers, for merging.
-fn root_pieces(context: &str) -> Vec<String> {
-    let mut pieces: Vec<String> = Vec::new();
-    for line in context.split_inclusive('\n') {
-        match pieces.last_mut() {
-            Some(last) if !line.starts_with("===== ") => last.push_str(line),
-            _ => pieces.push(line.to_string()),
-        }
-    }
-    pieces
-}
-
-fn parse_root(answer: &str) -> Option<[String; 3]> {
-    let mut out: [String; 3] = Default::default();
-    for section in crate::markdown::sections(answer) {
-        let Some(i) = ["Active Context", "Recent Patterns", "Historical Summary"]
-            .iter()
-            .position(|s| section.title.starts_with(s))
-        else {
-            continue;
-        };
-        for line in section.body.lines() {
-            out[i].push_str(line);
-            out[i].push('\n');
-        }
-    }
-    out.iter()
-        .all(|s| !s.trim().is_empty())
-        .then(|| out.map(|s| format!("{}\n", s.trim())))
 }
 
 fn implausible(node: NodeId, reason: String) -> SummaryError {
@@ -717,125 +540,16 @@ impl Summarizer for OllamaSummarizer<'_> {
     }
 }
 
-/// The outcome of `hipo llm check`.
-#[derive(Debug, Clone, serde::Serialize)]
-pub struct Check {
-    pub host: String,
-    pub model: String,
-    /// The server answered.
-    pub reachable: bool,
-    /// The model is pulled.
-    pub model_present: bool,
-    /// One line for a person.
-    pub message: String,
-}
-
-/// Asks the server for its models: is it up, and is the model pulled?
-pub fn check(settings: &Settings) -> Result<Check> {
-    let summarizer = OllamaSummarizer::new(settings.clone(), None)?;
-    let host = settings.host.clone();
-    let model = settings.model.clone();
-    let listed = summarizer
-        .block_on(|| async {
-            tokio::time::timeout(settings.timeout, summarizer.client.list_local_models()).await
-        })
-        .map_err(|e| Error::Llm(format!("{e:?}")))?;
-    let (reachable, model_present, message) = match listed {
-        Err(_) => (
-            false,
-            false,
-            format!(
-                "ollama at {host}: no answer within {}s; is it running (`ollama serve`)?",
-                settings.timeout.as_secs()
-            ),
-        ),
-        Ok(Err(e)) => match summarizer.explain(e) {
-            SummaryError::Failed { reason, hint } => (false, false, format!("{reason}; {hint}")),
-            SummaryError::NotConfigured => (false, false, "not configured".into()),
-        },
-        Ok(Ok(models)) => {
-            let present = models
-                .iter()
-                .any(|m| m.name == model || m.name == format!("{model}:latest"));
-            let msg = if model.is_empty() {
-                format!(
-                    "ollama at {host} is up ({} models); no model configured: pass --model NAME",
-                    models.len()
-                )
-            } else if present {
-                format!("ollama at {host} is up and model `{model}` is pulled")
-            } else {
-                format!(
-                    "ollama at {host} is up but model `{model}` is not pulled: run `ollama pull {model}`"
-                )
-            };
-            (true, present, msg)
-        }
-    };
-    Ok(Check {
-        host,
-        model,
-        reachable,
-        model_present,
-        message,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn hosts_like_ollama_host() {
-        assert_eq!(normalize_host("127.0.0.1"), "http://127.0.0.1:11434");
-        assert_eq!(normalize_host("0.0.0.0:9999"), "http://0.0.0.0:9999");
-        assert_eq!(normalize_host("http://box:11434/"), "http://box:11434");
-        assert_eq!(normalize_host("https://box"), "https://box:11434");
-    }
-
-    #[test]
-    fn resolve_merges_and_validates() {
-        let cfg = LlmConfig::default();
-        assert_eq!(
-            resolve(&cfg, &Overrides::default()).unwrap().backend,
-            Backend::None
-        );
-        let o = Overrides {
-            backend: Some(Backend::Ollama),
-            ..Default::default()
-        };
-        assert!(
-            resolve(&cfg, &o)
-                .unwrap_err()
-                .to_string()
-                .contains("needs a model")
-        );
-        let o = Overrides {
-            backend: Some(Backend::Ollama),
-            model: Some("m".into()),
-            concurrency: Some(0),
-            ..Default::default()
-        };
-        let s = resolve(&cfg, &o).unwrap();
-        assert_eq!(
-            (s.host.as_str(), s.concurrency, s.temperature),
-            (DEFAULT_HOST, 1, 0.2)
-        );
-        assert!("gpt".parse::<Backend>().is_err());
-        let o = Overrides {
-            keep_alive: Some("5 minutes".into()),
-            ..Default::default()
-        };
-        assert!(resolve(&cfg, &o).is_err());
-        assert!(parse_keep_alive("5m").is_ok() && parse_keep_alive("-1").is_ok());
-    }
 
     #[test]
     fn model_calls_from_inside_an_async_runtime_do_not_panic() {
         // An MCP server runs compaction from a tokio task: tokio panics if
         // a runtime is blocked from inside another.
         let settings = resolve(
-            &LlmConfig::default(),
+            &crate::config::LlmConfig::default(),
             &Overrides {
                 backend: Some(Backend::Ollama),
                 model: Some("m".into()),
@@ -854,12 +568,5 @@ mod tests {
         let summarizer = OllamaSummarizer::new(settings, None).unwrap();
         let out = rt.block_on(async { summarizer.root_sections_impl([0; 32], "- a\n") });
         assert!(matches!(out, Err(SummaryError::Failed { .. })), "{out:?}");
-    }
-
-    #[test]
-    fn root_answer_parses() {
-        let a = "## Active Context\n- a\n## Recent Patterns\n- b\n## Historical Summary\n- 2026-03: c\n";
-        assert_eq!(parse_root(a).unwrap()[2], "- 2026-03: c\n");
-        assert!(parse_root("## Active Context\n- a\n").is_none());
     }
 }

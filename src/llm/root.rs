@@ -1,0 +1,101 @@
+//! ROOT's narrative sections (Active Context, Recent Patterns, Historical
+//! Summary) written by the model from the tree's summaries.
+
+use super::{OllamaSummarizer, implausible, prompt};
+use crate::layout::{Level, NodeId};
+use crate::summarize::SummaryError;
+
+impl OllamaSummarizer<'_> {
+    /// Writes ROOT's narrative sections from the tree's summaries.
+    pub(super) fn root_sections_impl(
+        &self,
+        input_hash: [u8; 32],
+        context: &str,
+    ) -> std::result::Result<[String; 3], SummaryError> {
+        let key = self.cache_key(&input_hash, "root");
+        let text = match self.cached(&key) {
+            Some(t) => {
+                self.count_hit();
+                t
+            }
+            None => {
+                let system = format!("{}\n{}", prompt::system(Level::Root), ROOT_RULES);
+                let answer = self.block_on(|| async {
+                    // Too long for one call: the tree's summaries are merged
+                    // down first, in chunks, never cut.
+                    let ctx =
+                        if prompt::fits(prompt::tokens(context), self.settings.num_ctx as usize) {
+                            context.to_string()
+                        } else {
+                            let pieces = root_pieces(context);
+                            let merge_system = prompt::system(Level::Monthly);
+                            self.merge(NodeId::Root, &merge_system, pieces).await?
+                        };
+                    // Sent only if it fits: Ollama would cut it silently.
+                    if !prompt::fits(prompt::tokens(&ctx), self.settings.num_ctx as usize) {
+                        return Err(SummaryError::Failed {
+                            reason:
+                                "the tree's summaries do not fit the model's context even merged"
+                                    .into(),
+                            hint: "raise llm.num_ctx (or --num-ctx)".into(),
+                        });
+                    }
+                    self.generate(&system, ctx).await
+                })??;
+                let sections = parse_root(&answer).ok_or_else(|| implausible(NodeId::Root, "the answer lacks ## Active Context, ## Recent Patterns or ## Historical Summary".into()))?;
+                self.remember(&key, &answer);
+                return Ok(sections);
+            }
+        };
+        parse_root(&text)
+            .ok_or_else(|| implausible(NodeId::Root, "cached answer unreadable".into()))
+    }
+}
+
+const ROOT_RULES: &str = "Write ROOT.md's narrative sections from the summaries below (oldest first). Output exactly three sections: \
+## Active Context (what is happening in the last ~7 days, one bullet per thread), ## Recent Patterns (cross-cutting insights), \
+## Historical Summary (one bullet per month or range, `- YYYY-MM: key events`). Keep it short: at most 40 lines in all. \
+Do not write a Topics Index; hipo computes it.";
+
+/// ROOT's context cut at its `===== path =====` headers, for merging.
+fn root_pieces(context: &str) -> Vec<String> {
+    let mut pieces: Vec<String> = Vec::new();
+    for line in context.split_inclusive('\n') {
+        match pieces.last_mut() {
+            Some(last) if !line.starts_with("===== ") => last.push_str(line),
+            _ => pieces.push(line.to_string()),
+        }
+    }
+    pieces
+}
+
+fn parse_root(answer: &str) -> Option<[String; 3]> {
+    let mut out: [String; 3] = Default::default();
+    for section in crate::markdown::sections(answer) {
+        let Some(i) = ["Active Context", "Recent Patterns", "Historical Summary"]
+            .iter()
+            .position(|s| section.title.starts_with(s))
+        else {
+            continue;
+        };
+        for line in section.body.lines() {
+            out[i].push_str(line);
+            out[i].push('\n');
+        }
+    }
+    out.iter()
+        .all(|s| !s.trim().is_empty())
+        .then(|| out.map(|s| format!("{}\n", s.trim())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn root_answer_parses() {
+        let a = "## Active Context\n- a\n## Recent Patterns\n- b\n## Historical Summary\n- 2026-03: c\n";
+        assert_eq!(parse_root(a).unwrap()[2], "- 2026-03: c\n");
+        assert!(parse_root("## Active Context\n- a\n").is_none());
+    }
+}
