@@ -1,7 +1,7 @@
 //! hipo: long-term memory for AI agents, as plain Markdown.
 //!
-//! Data flows one way: [`scan`] (what changed) → [`compact`] (plan, build,
-//! write, record in [`store`]) → [`index`] (search). Front ends (the CLI,
+//! Data flows one way: `scan` (what changed) → [`compact`] (plan, build,
+//! write, record in the store) → [`index`] (search). Front ends (the CLI,
 //! the benches, hooks, an MCP server) go through one door, the [`Hipo`]
 //! facade: a [`Hipo`] reads, a locked [`Session`] writes. See
 //! ARCHITECTURE.md.
@@ -48,27 +48,27 @@
 //! # }
 //! ```
 
-pub mod codec;
+pub(crate) mod codec;
 pub mod compact;
 pub mod config;
 pub mod error;
 pub mod eval;
 pub mod facade;
-pub mod fsutil;
+pub(crate) mod fsutil;
 pub mod index;
 pub mod journal;
 pub mod layout;
 pub mod llm;
 pub mod markdown;
 pub mod progress;
-pub mod project;
+pub(crate) mod project;
 pub mod redact;
 pub mod render;
-pub mod root;
-pub mod scan;
+pub(crate) mod root;
+pub(crate) mod scan;
 pub mod search;
 pub mod status;
-pub mod store;
+pub(crate) mod store;
 pub mod summarize;
 pub mod tree;
 

@@ -351,8 +351,8 @@ fn extra_globs_from_the_config_are_searched() {
 fn a_busy_project_is_searched_as_it_is() {
     let p = sample();
     hits(&p, &["postgres"]);
-    let _held =
-        hipo::fsutil::ProjectLock::acquire(p.path(), std::time::Duration::ZERO, || {}).unwrap();
+    let project = hipo::Hipo::open(p.path()).unwrap();
+    let _held = project.lock(std::time::Duration::ZERO).unwrap();
     let out = p
         .hipo()
         .args(["--json", "search", "postgres"])
@@ -449,8 +449,8 @@ fn a_stale_hit_id_says_search_again() {
 fn index_waits_for_a_busy_project_and_never_claims_to_be_up_to_date() {
     let p = sample();
     p.json(["index"]);
-    let _held =
-        hipo::fsutil::ProjectLock::acquire(p.path(), std::time::Duration::ZERO, || {}).unwrap();
+    let project = hipo::Hipo::open(p.path()).unwrap();
+    let _held = project.lock(std::time::Duration::ZERO).unwrap();
     let out = p
         .hipo()
         .env("HIPO_LOCK_WAIT", "0.2")

@@ -9,6 +9,7 @@
 
 mod session;
 
+pub use crate::project::InitReport;
 pub use session::{Appended, Compacted, Session};
 
 use crate::config::Config;
@@ -17,7 +18,7 @@ use crate::eval::{self, Case};
 use crate::fsutil::ProjectLock;
 use crate::index::{self, Fresh, IndexStats, SyncReport};
 use crate::progress::Progress;
-use crate::project::{self, InitReport};
+use crate::project;
 use crate::search::{self, Hit, get, query::Query};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
