@@ -15,7 +15,9 @@ fn an_entry_lands_whole_is_counted_and_is_found_by_the_next_search() {
         "checkpoint",
         "--today",
         TODAY,
+        "--type",
         "feedback",
+        "--topic",
         "Deploy freeze",
         "-f",
         "rule=no deploys on Fridays",
@@ -50,7 +52,14 @@ fn hooks_firing_at_once_lose_and_duplicate_nothing() {
             let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_hipo"));
             cmd.arg("--dir")
                 .arg(p.path())
-                .args(["checkpoint", "--today", TODAY, "project"])
+                .args([
+                    "checkpoint",
+                    "--today",
+                    TODAY,
+                    "--type",
+                    "project",
+                    "--topic",
+                ])
                 .arg(format!("Parallel entry {i}"))
                 .args(["-f", &format!("outcome=entry number {i} written")])
                 .spawn()
@@ -74,12 +83,44 @@ fn hooks_firing_at_once_lose_and_duplicate_nothing() {
 fn bad_entries_are_refused_and_nothing_is_written() {
     let p = Project::sample();
     let before = p.snapshot();
-    let (code, _, err) = p.run(["checkpoint", "--today", TODAY, "project", "Empty"]);
+    let (code, _, err) = p.run([
+        "checkpoint",
+        "--today",
+        TODAY,
+        "--type",
+        "project",
+        "--topic",
+        "Empty",
+    ]);
     assert_eq!(code, 2);
     assert!(err.contains("needs some content"), "{err}");
-    let (code, _, err) = p.run(["checkpoint", "--today", TODAY, "user", "X", "-f", "novalue"]);
+    let (code, _, err) = p.run([
+        "checkpoint",
+        "--today",
+        TODAY,
+        "--type",
+        "user",
+        "--topic",
+        "X",
+        "-f",
+        "novalue",
+    ]);
     assert_eq!(code, 2);
     assert!(err.contains("KEY=VALUE"), "{err}");
+    let (code, _, err) = p.run([
+        "checkpoint",
+        "--type",
+        "decision",
+        "--topic",
+        "X",
+        "-f",
+        "a=b",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("possible values: user, feedback, project, reference"),
+        "{err}"
+    );
     assert_eq!(before, p.snapshot());
 }
 
@@ -90,7 +131,9 @@ fn a_secret_in_an_entry_is_not_written_in_clear() {
         "checkpoint",
         "--today",
         TODAY,
+        "--type",
         "reference",
+        "--topic",
         "Staging access",
         "-f",
         "how=PGPASSWORD=hunter2-staging psql -h db",

@@ -141,12 +141,14 @@ pub enum LlmCommand {
 /// `hipo checkpoint` arguments.
 #[derive(Debug, clap::Args)]
 pub struct CheckpointArgs {
-    /// The entry's type: user, feedback, project or reference.
-    #[arg(value_name = "TYPE", value_parser = ["user", "feedback", "project", "reference"])]
+    /// The entry's type.
+    #[arg(long = "type", value_name = "TYPE", value_parser = ["user", "feedback", "project", "reference"])]
     pub kind: String,
     /// The entry's heading, one line.
+    #[arg(long)]
     pub topic: String,
-    /// A `- key: value` line, in order (request=…, decisions=…, outcome=…).
+    /// A `- key: value` line, in order (request=…, decisions=…, outcome=…;
+    /// for feedback rule=…, why=…, how-to-apply=…).
     #[arg(short, long = "field", value_name = "KEY=VALUE")]
     pub fields: Vec<String>,
     /// Read a free Markdown body from standard input.

@@ -1,4 +1,4 @@
-//! `hipo checkpoint TYPE TOPIC [-f KEY=VALUE…] [--stdin]`: append a typed
+//! `hipo checkpoint --type T --topic "…" [--field KEY=VALUE…] [--stdin]`: append a typed
 //! entry to today's raw log, counted in hipocampus's triggers.
 
 use super::args::CheckpointArgs;
