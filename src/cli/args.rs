@@ -3,6 +3,7 @@
 use chrono::NaiveDate;
 use clap::{Parser, Subcommand};
 use hipo::llm::{Backend, Overrides};
+use hipo::platform::Platform;
 use std::path::PathBuf;
 
 /// Long-term memory for AI agents: Markdown logs, an incremental summary
@@ -55,6 +56,24 @@ pub enum Command {
     Llm(LlmCommand),
     /// Append a typed entry to today's raw log (memory/YYYY-MM-DD.md).
     Checkpoint(CheckpointArgs),
+    /// Run an agent platform's hook: reads its JSON on stdin, prints what to add to the context.
+    Hook {
+        /// claude-code, codex, opencode or openclaw.
+        #[arg(value_parser = parse_platform)]
+        platform: Platform,
+        /// session-start, prompt, stop, pre-compact or session-end.
+        #[arg(value_parser = parse_event)]
+        event: hipo::hook::Event,
+    },
+    /// Append what is new in agent session transcripts to today's raw log (once).
+    Ingest {
+        /// The transcripts' platform.
+        #[arg(long, value_parser = parse_platform, default_value = "claude-code")]
+        platform: Platform,
+        /// Transcript files.
+        #[arg(required = true)]
+        transcripts: Vec<PathBuf>,
+    },
     /// Search every level of memory (updates the index first).
     Search(SearchArgs),
     /// Print a file, a slice (PATH:LINE[:COUNT]) or a hit's section ('#id'), with line numbers.
@@ -128,6 +147,14 @@ impl LlmArgs {
 
 /// `--llm`: `none` or `ollama`.
 fn parse_backend(s: &str) -> std::result::Result<Backend, String> {
+    s.parse()
+}
+
+fn parse_platform(s: &str) -> std::result::Result<Platform, String> {
+    s.parse()
+}
+
+fn parse_event(s: &str) -> std::result::Result<hipo::hook::Event, String> {
     s.parse()
 }
 

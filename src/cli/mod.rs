@@ -7,7 +7,9 @@ mod checkpoint;
 mod compact;
 mod eval;
 mod get;
+mod hook;
 mod index;
+mod ingest;
 mod init;
 mod llm_check;
 mod output;
@@ -106,6 +108,11 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Summarize { paths, llm } => summarize::run(&ctx, &llm, &paths)?,
         Command::Llm(LlmCommand::Check(args)) => llm_check::run(&ctx, &args)?,
         Command::Checkpoint(args) => checkpoint::run(&ctx, &args)?,
+        Command::Hook { platform, event } => hook::run(&ctx, platform, event),
+        Command::Ingest {
+            platform,
+            transcripts,
+        } => ingest::run(&ctx, platform, &transcripts)?,
         Command::Search(args) => search::run(&ctx, &args)?,
         Command::Get { target } => get::run(&ctx, &target)?,
         Command::Index => index::run(&ctx)?,

@@ -159,6 +159,14 @@ impl Hipo {
         Ok((report, searcher))
     }
 
+    /// Whether hipocampus's triggers (cooldown, raw lines, checkpoints)
+    /// say a compaction is due. Cheap: it reads the state file only. A
+    /// state file hipo cannot read counts as never compacted.
+    pub fn compaction_due(&self, now: chrono::DateTime<chrono::Utc>) -> crate::status::Triggers {
+        let state = project::load_state(&self.root).unwrap_or_default();
+        crate::status::triggers(&state, self.config.compaction.cooldown_hours, now)
+    }
+
     /// Deletes the derived cache (`.hipo/` but its lock), under the lock
     /// so a concurrent run never sees half a cache.
     pub fn drop_cache(&self, wait: Duration) -> Result<()> {

@@ -5,9 +5,11 @@ use crate::compact::{self, Options, Report};
 use crate::config::{CompactionState, Config};
 use crate::error::{Error, Problem, Result};
 use crate::fsutil::ProjectLock;
+use crate::ingest::{self, Ingested};
 use crate::journal::{self, Entry};
 use crate::layout::PathKind;
 use crate::llm::{self, Backend, OllamaSummarizer, Settings};
+use crate::platform::Platform;
 use crate::progress::Progress;
 use crate::project;
 use crate::status::{self, StatusReport};
@@ -186,11 +188,41 @@ impl<'h> Session<'h> {
     /// hipo processes from interleaving; the single `O_APPEND` write keeps
     /// an agent platform writing the same file from tearing it.
     pub fn append(&self, entry: &Entry, today: NaiveDate) -> Result<Appended> {
+        self.append_counted(entry, today, true)
+    }
+
+    /// Appends what is new in an agent's session transcript to today's
+    /// raw log, once: the entry carries a watermark, and this session's
+    /// lock keeps two captures of one transcript from both reading the old
+    /// one. Nothing new appends nothing.
+    pub fn ingest(
+        &self,
+        platform: Platform,
+        transcript: &Path,
+        today: NaiveDate,
+    ) -> Result<Ingested> {
+        let (entry, mut report) = ingest::read_new(self.root(), platform, transcript)?;
+        if let Some(entry) = entry {
+            let appended = self.append_counted(&entry, today, false)?;
+            report.at = Some(format!("{}:{}", appended.path, appended.line));
+            report.lines = appended.lines;
+        }
+        Ok(report)
+    }
+
+    /// Appends `entry` and counts its lines (and, for an agent's own
+    /// checkpoint, the checkpoint) in hipocampus's triggers.
+    fn append_counted(
+        &self,
+        entry: &Entry,
+        today: NaiveDate,
+        checkpoint: bool,
+    ) -> Result<Appended> {
         let written = journal::append(self.root(), entry, today)?;
         let problem = match project::load_state(self.root()) {
             Ok(mut state) => {
                 state.raw_lines_since_last_compaction += written.lines as u64;
-                state.checkpoints_since_last_compaction += 1;
+                state.checkpoints_since_last_compaction += u64::from(checkpoint);
                 state.save(self.root()).err().map(|e| problem_of_state(&e))
             }
             Err(problem) => Some(problem),

@@ -1,0 +1,226 @@
+//! What an agent platform's hooks get from hipo: the memory to load when
+//! a session starts, the passages that may bear on a prompt, and the
+//! capture of a session's transcript. Each platform's hook JSON is read
+//! here; the front end (`hipo hook`) only passes stdin in and prints what
+//! comes out. A hook must never fail the agent: the front end exits 0
+//! whatever happens and reports problems on stderr.
+
+use crate::error::{Error, Result};
+use crate::facade::Hipo;
+use crate::ingest::Ingested;
+use crate::platform::Platform;
+use crate::progress::NoProgress;
+use crate::render::{self, Style};
+use crate::search::{self, query};
+use chrono::{DateTime, NaiveDate, Utc};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The hook events hipo handles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    /// Load ROOT.md and the hot files (also after the platform compacted
+    /// its context).
+    SessionStart,
+    /// Recall what may bear on the user's prompt.
+    Prompt,
+    /// A turn ended: capture the transcript, say nothing.
+    Stop,
+    /// The platform is about to compact its context: capture, then compact.
+    PreCompact,
+    /// The session ends: capture.
+    SessionEnd,
+}
+
+impl std::str::FromStr for Event {
+    type Err = String;
+
+    fn from_str(s: &str) -> std::result::Result<Event, String> {
+        match s {
+            "session-start" => Ok(Event::SessionStart),
+            "prompt" | "user-prompt" => Ok(Event::Prompt),
+            "stop" => Ok(Event::Stop),
+            "pre-compact" => Ok(Event::PreCompact),
+            "session-end" => Ok(Event::SessionEnd),
+            other => Err(format!(
+                "`{other}` is not a hook event; use session-start, prompt, stop, pre-compact or session-end"
+            )),
+        }
+    }
+}
+
+/// The fields of a hook's stdin hipo reads; the platforms send more.
+#[derive(Debug, Default, Deserialize)]
+pub struct Input {
+    #[serde(default)]
+    pub cwd: Option<PathBuf>,
+    #[serde(default)]
+    pub transcript_path: Option<PathBuf>,
+    #[serde(default)]
+    pub prompt: Option<String>,
+    #[serde(default)]
+    pub session_id: Option<String>,
+}
+
+impl Input {
+    /// Parses a hook's stdin; empty stdin is an empty input.
+    pub fn parse(stdin: &str) -> Result<Input> {
+        if stdin.trim().is_empty() {
+            return Ok(Input::default());
+        }
+        serde_json::from_str(stdin)
+            .map_err(|e| Error::Usage(format!("the hook's stdin is not the JSON a hook gets: {e}")))
+    }
+}
+
+/// What the front end does after a hook ran.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// Printed on stdout: the platform adds it to the agent's context.
+    pub stdout: String,
+    /// Start `hipo compact` detached: the hook never waits for it.
+    pub compact_in_background: bool,
+    /// What a capture did.
+    pub ingested: Option<Ingested>,
+}
+
+/// Settings a hook runs with.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub today: NaiveDate,
+    pub now: DateTime<Utc>,
+    /// How long a capture waits for the project lock.
+    pub lock_wait: Duration,
+    /// The most the session-start context may hold, in characters
+    /// (Claude Code spills anything over 10,000 to a file).
+    pub context_chars: usize,
+    /// The most a prompt's recall may hold, in tokens.
+    pub recall_tokens: usize,
+    /// A search hit scoring below this is not recalled.
+    pub recall_floor: f32,
+}
+
+impl Settings {
+    pub fn new(today: NaiveDate, now: DateTime<Utc>) -> Settings {
+        Settings {
+            today,
+            now,
+            lock_wait: Duration::from_secs(10),
+            context_chars: 10_000,
+            recall_tokens: 800,
+            recall_floor: RECALL_FLOOR,
+        }
+    }
+}
+
+/// The score a hit needs to be recalled unasked: an unrelated prompt
+/// shares a word or two with any large memory, and injecting that noise
+/// on every prompt distracts the agent more than it helps.
+pub const RECALL_FLOOR: f32 = 12.0;
+
+/// The files loaded at session start, in order, after ROOT.md.
+pub const HOT_FILES: [&str; 3] = ["SCRATCHPAD.md", "WORKING.md", "TASK-QUEUE.md"];
+
+/// Runs `event` for `platform` on the project at `hipo`.
+pub fn run(
+    hipo: &Hipo,
+    platform: Platform,
+    event: Event,
+    input: &Input,
+    settings: &Settings,
+) -> Result<Outcome> {
+    let mut out = Outcome::default();
+    match event {
+        Event::SessionStart => {
+            out.stdout = session_context(hipo.root(), settings.context_chars);
+            out.compact_in_background = hipo.compaction_due(settings.now).due;
+        }
+        Event::Prompt => {
+            if let Some(prompt) = &input.prompt {
+                out.stdout = recall(hipo, prompt, settings)?;
+            }
+        }
+        Event::Stop | Event::SessionEnd | Event::PreCompact => {
+            if let Some(path) = &input.transcript_path {
+                let session = hipo.lock(settings.lock_wait)?;
+                out.ingested = Some(session.ingest(platform, path, settings.today)?);
+            }
+            out.compact_in_background = event == Event::PreCompact;
+        }
+    }
+    Ok(out)
+}
+
+/// ROOT.md and the hot files that exist, each under a line naming it,
+/// cut to `limit` characters (ROOT first: it is the index of the rest).
+pub fn session_context(root: &Path, limit: usize) -> String {
+    let mut out = String::from(
+        "hipo memory for this project (memory/ROOT.md and the working files). Search it with `hipo search QUERY`; record outcomes with `hipo checkpoint`.\n",
+    );
+    for rel in std::iter::once(crate::layout::ROOT_PATH).chain(HOT_FILES) {
+        let Ok(text) = std::fs::read_to_string(root.join(rel)) else {
+            continue;
+        };
+        if text.trim().is_empty() {
+            continue;
+        }
+        let piece = format!("\n=== {rel} ===\n{}\n", text.trim_end());
+        let room = limit.saturating_sub(out.chars().count());
+        if piece.chars().count() > room {
+            let cut: String = piece.chars().take(room.saturating_sub(40)).collect();
+            out.push_str(&cut);
+            out.push_str(&format!("\n[… cut; read {rel} for the rest]\n"));
+            break;
+        }
+        out.push_str(&piece);
+    }
+    out
+}
+
+/// The few passages most likely to matter for `prompt`, or nothing when
+/// none clears the floor.
+fn recall(hipo: &Hipo, prompt: &str, settings: &Settings) -> Result<String> {
+    let Ok(q) = query::parse(prompt) else {
+        return Ok(String::new());
+    };
+    let opts = search::Options {
+        limit: 3,
+        min_score: Some(settings.recall_floor),
+        ..Default::default()
+    };
+    let found = hipo.search(&q, &opts, settings.lock_wait, &NoProgress)?;
+    if found.hits.is_empty() {
+        return Ok(String::new());
+    }
+    Ok(format!(
+        "Passages from hipo memory that may bear on this prompt (hipo get PATH:LINE for more):\n{}",
+        render::hits(Style::PLAIN, &found.hits, Some(settings.recall_tokens))
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_context_keeps_root_first_and_respects_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("memory")).unwrap();
+        std::fs::write(dir.path().join("memory/ROOT.md"), "# ROOT\n- topic-a\n").unwrap();
+        std::fs::write(dir.path().join("WORKING.md"), "x".repeat(20_000)).unwrap();
+        let text = session_context(dir.path(), 10_000);
+        assert!(text.contains("=== memory/ROOT.md ===\n# ROOT\n- topic-a\n"));
+        assert!(text.chars().count() <= 10_000, "{}", text.len());
+        assert!(text.ends_with("[… cut; read WORKING.md for the rest]\n"));
+    }
+
+    #[test]
+    fn hook_stdin_is_read_loosely() {
+        let i = Input::parse(r#"{"session_id":"s","cwd":"/p","hook_event_name":"Stop","extra":1}"#)
+            .unwrap();
+        assert_eq!(i.cwd.as_deref(), Some(Path::new("/p")));
+        assert!(Input::parse("").unwrap().prompt.is_none());
+        assert!(Input::parse("not json").is_err());
+    }
+}

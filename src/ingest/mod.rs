@@ -1,0 +1,253 @@
+//! Capture: what is new in an agent's session transcript becomes one
+//! `## Session … [project]` entry in today's raw log, so a later search
+//! finds the user's own words, the assistant's answers and the commands
+//! run, without thinking blocks, injected context or whole tool outputs.
+//!
+//! **Never twice.** Each entry ends with a watermark comment naming the
+//! transcript and the byte offset read up to. The next capture of the
+//! same transcript starts there, so re-running, a hook firing twice, two
+//! hooks at once (they serialise on the project lock) or a deleted
+//! `.hipo/` never duplicates a message, and a transcript that grew adds
+//! only its new part. The watermark lives in the Markdown, the source of
+//! truth, not in the cache.
+
+mod claude;
+
+use crate::error::{Error, Result};
+use crate::journal::Entry;
+use crate::markdown::EntryType;
+use crate::platform::Platform;
+use std::path::Path;
+
+/// Who said it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    User,
+    Assistant,
+    /// A tool call: its name and a short argument.
+    Tool,
+    /// A tool's output, kept to one line.
+    ToolOutput,
+}
+
+/// One message of a transcript.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Message {
+    pub role: Role,
+    pub text: String,
+    /// RFC 3339, when the transcript says.
+    pub at: Option<String>,
+}
+
+/// A transcript read from some offset.
+#[derive(Debug, Default)]
+pub struct Parsed {
+    pub messages: Vec<Message>,
+    /// Bytes read up to the last complete line.
+    pub consumed: usize,
+    /// Lines that were not JSON (a partial last line is not counted).
+    pub skipped: usize,
+    /// The session id the transcript names.
+    pub session: Option<String>,
+}
+
+/// What a capture did.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct Ingested {
+    pub transcript: String,
+    /// Messages appended (0 when nothing was new).
+    pub messages: usize,
+    /// Lines of the transcript that could not be read, skipped.
+    pub skipped: usize,
+    /// Where the entry landed, `path:line`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
+    /// Lines appended to the raw log.
+    pub lines: usize,
+}
+
+/// The longest an assistant answer is kept: the gist, not the essay.
+const ASSISTANT_CHARS: usize = 1500;
+/// A tool call or its output, on one line.
+const TOOL_CHARS: usize = 160;
+
+/// What is new in `transcript` since its watermark, as an entry (`None`
+/// when nothing is), with the report so far.
+pub fn read_new(
+    root: &Path,
+    platform: Platform,
+    transcript: &Path,
+) -> Result<(Option<Entry>, Ingested)> {
+    let key = transcript_key(transcript);
+    let bytes = std::fs::read(transcript).map_err(|e| Error::io(transcript, e))?;
+    let from = watermark(root, platform, &key)?
+        .filter(|at| *at <= bytes.len())
+        .unwrap_or(0);
+    let parsed = match platform {
+        Platform::ClaudeCode => claude::parse(&bytes[from..]),
+        other => {
+            return Err(Error::Usage(format!(
+                "reading {} transcripts is not built yet; only claude-code is",
+                other.as_str()
+            )));
+        }
+    };
+    let mut report = Ingested {
+        transcript: transcript.display().to_string(),
+        messages: parsed.messages.len(),
+        skipped: parsed.skipped,
+        ..Default::default()
+    };
+    if parsed.messages.is_empty() {
+        report.messages = 0;
+        return Ok((None, report));
+    }
+    let mark = format!(
+        "<!-- hipo:ingest {} {key} {} -->",
+        platform.as_str(),
+        from + parsed.consumed
+    );
+    let entry = Entry {
+        kind: EntryType::Project,
+        topic: title(&parsed, platform),
+        fields: Vec::new(),
+        body: format!("{}{mark}\n", body(&parsed.messages)),
+    };
+    Ok((Some(entry), report))
+}
+
+/// The transcript's name in watermarks: its file stem (Claude Code's and
+/// Codex's are the session's id), with nothing that would end a comment.
+fn transcript_key(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().replace(['-', ' '], "_"))
+        .unwrap_or_default()
+        .replace("__", "_")
+}
+
+/// The offset the newest entry of this transcript recorded. Raw logs are
+/// read newest first and the first that names the transcript holds its
+/// latest watermark (offsets only grow).
+fn watermark(root: &Path, platform: Platform, key: &str) -> Result<Option<usize>> {
+    let needle = format!("<!-- hipo:ingest {} {key} ", platform.as_str());
+    let dir = root.join(crate::layout::MEMORY_DIR);
+    let mut days: Vec<String> = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries
+            .flatten()
+            .filter_map(|e| e.file_name().into_string().ok())
+            .filter(|n| {
+                crate::layout::classify(&format!("memory/{n}"))
+                    .is_ok_and(|k| matches!(k, crate::layout::PathKind::Raw(_)))
+            })
+            .collect(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(Error::io(&dir, e)),
+    };
+    days.sort_unstable_by(|a, b| b.cmp(a));
+    for day in days {
+        let path = dir.join(&day);
+        let text = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+        let text = String::from_utf8_lossy(&text);
+        if let Some(i) = text.rfind(&needle) {
+            let rest = &text[i + needle.len()..];
+            return Ok(rest.split_whitespace().next().and_then(|n| n.parse().ok()));
+        }
+    }
+    Ok(None)
+}
+
+/// `Session <time> <first words of the user>`.
+fn title(parsed: &Parsed, platform: Platform) -> String {
+    let when = parsed
+        .messages
+        .iter()
+        .find_map(|m| m.at.as_deref())
+        .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok())
+        .map(|t| t.format("%Y-%m-%d %H:%M").to_string());
+    let first = parsed
+        .messages
+        .iter()
+        .find(|m| m.role == Role::User)
+        .map(|m| one_line(&m.text, 60))
+        .unwrap_or_default();
+    let mut t = String::from("Session");
+    for part in [when.as_deref(), Some(first.as_str())]
+        .into_iter()
+        .flatten()
+    {
+        if !part.is_empty() {
+            t.push(' ');
+            t.push_str(part);
+        }
+    }
+    // A bracket would read as the entry's type tag.
+    let t = t.replace(['[', ']'], "");
+    format!("{t} ({})", platform.as_str())
+}
+
+/// The messages as lines: `User: …`, `Assistant: …`, `Tool: …`,
+/// `Output: …`. Continuation lines are indented four spaces, so nothing
+/// a user pasted (a `## ` line, a code fence) becomes a heading or opens
+/// a block in the raw log.
+fn body(messages: &[Message]) -> String {
+    let mut out = String::new();
+    for m in messages {
+        let (label, text) = match m.role {
+            Role::User => ("User", m.text.clone()),
+            Role::Assistant => ("Assistant", cut(&m.text, ASSISTANT_CHARS)),
+            Role::Tool => ("Tool", one_line(&m.text, TOOL_CHARS)),
+            Role::ToolOutput => ("Output", one_line(&m.text, TOOL_CHARS)),
+        };
+        let mut lines = text.lines().filter(|l| !l.trim().is_empty());
+        out.push_str(label);
+        out.push_str(": ");
+        out.push_str(lines.next().unwrap_or_default().trim_end());
+        out.push('\n');
+        for l in lines {
+            out.push_str("    ");
+            out.push_str(l.trim_end());
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn one_line(text: &str, max: usize) -> String {
+    let first = text
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim();
+    cut(first, max)
+}
+
+fn cut(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pasted_headings_and_fences_stay_inside_the_entry() {
+        let body = body(&[Message {
+            role: Role::User,
+            text: "look:\n```sh\n## not a heading\n```".into(),
+            at: None,
+        }]);
+        assert_eq!(
+            body,
+            "User: look:\n    ```sh\n    ## not a heading\n    ```\n"
+        );
+        assert!(crate::markdown::headings(&body).is_empty());
+    }
+
+    #[test]
+    fn keys_never_end_a_comment() {
+        assert_eq!(transcript_key(Path::new("/x/ab--c d.jsonl")), "ab_c_d");
+    }
+}
