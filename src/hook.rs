@@ -61,6 +61,9 @@ pub struct Input {
     pub prompt: Option<String>,
     #[serde(default)]
     pub session_id: Option<String>,
+    /// Why a session started: startup, resume, clear, compact.
+    #[serde(default)]
+    pub source: Option<String>,
 }
 
 impl Input {
@@ -133,7 +136,15 @@ pub fn run(
     let mut out = Outcome::default();
     match event {
         Event::SessionStart => {
-            out.stdout = session_context(hipo.root(), settings.context_chars);
+            // Claude Code imports ROOT.md and the hot files through
+            // CLAUDE.md at launch; later (after a compaction, a resume) a
+            // background compaction may have rewritten them, so they are
+            // loaded fresh.
+            let imported = platform == Platform::ClaudeCode
+                && input.source.as_deref().is_none_or(|s| s == "startup");
+            if !imported {
+                out.stdout = session_context(hipo.root(), settings.context_chars);
+            }
             out.compact_in_background = hipo.compaction_due(settings.now).due;
         }
         Event::Prompt => {

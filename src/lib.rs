@@ -55,6 +55,7 @@ pub mod error;
 pub mod eval;
 pub mod facade;
 pub(crate) mod fsutil;
+pub mod harness;
 pub mod hook;
 pub mod index;
 pub mod ingest;

@@ -156,7 +156,7 @@ fn session_start_loads_root_and_prompts_recall_what_bears_on_them() {
     let (code, out) = hook(
         &p,
         "session-start",
-        &hook_json(&p, "SessionStart", &t, r#","source":"startup""#),
+        &hook_json(&p, "SessionStart", &t, r#","source":"compact""#),
     );
     assert_eq!(code, 0);
     assert!(out.contains("=== memory/ROOT.md ==="), "{out}");

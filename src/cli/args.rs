@@ -30,8 +30,17 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Create memory/, knowledge/, plans/, ROOT.md and the config (idempotent).
-    Init,
+    /// Create memory/, knowledge/, plans/, ROOT.md and the config, and install into an agent platform (idempotent).
+    Init {
+        /// Install hooks, protocol and skills for this platform (default: the one the project shows; none found: the memory layout only).
+        #[arg(long, value_parser = parse_platform)]
+        platform: Vec<Platform>,
+    },
+    /// Remove what `hipo init --platform` installed (never a memory file).
+    Uninstall {
+        #[arg(long, required = true, value_parser = parse_platform)]
+        platform: Vec<Platform>,
+    },
     /// Bring the compaction tree up to date.
     Compact(CompactArgs),
     /// Show the tree, the summary backlog, and whether a compaction is due.

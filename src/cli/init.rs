@@ -1,29 +1,116 @@
-//! `hipo init`
+//! `hipo init [--platform P]…` and `hipo uninstall --platform P…`
 
 use super::Ctx;
 use super::exit;
 use super::output::print_json;
 use anyhow::Result;
 use hipo::Hipo;
+use hipo::harness::{self, Change, Report};
+use hipo::platform::Platform;
+use std::path::Path;
 
-pub fn run(ctx: &Ctx) -> Result<u8> {
+pub fn run(ctx: &Ctx, platforms: &[Platform]) -> Result<u8> {
     let root = match &ctx.dir {
         Some(dir) => dir.clone(),
         None => std::env::current_dir()?,
     };
+    let platforms = match platforms {
+        [] => match Platform::detect(&root) {
+            Ok(p) => vec![p],
+            Err(hipo::Error::Usage(why)) if why.starts_with("several") => anyhow::bail!(why),
+            Err(_) => Vec::new(),
+        },
+        given => given.to_vec(),
+    };
     let (_, report) = Hipo::init(&root, ctx.today())?;
+    let bin = hook_command();
+    let installed = platforms
+        .iter()
+        .map(|p| harness::install(&root, *p, &bin))
+        .collect::<hipo::Result<Vec<Report>>>()?;
     if ctx.json {
-        print_json(&report)?;
-    } else if report.created.is_empty() {
+        #[derive(serde::Serialize)]
+        struct Out<'a> {
+            #[serde(flatten)]
+            layout: &'a hipo::facade::InitReport,
+            platforms: &'a [Report],
+        }
+        print_json(&Out {
+            layout: &report,
+            platforms: &installed,
+        })?;
+        return Ok(exit::OK);
+    }
+    if report.created.is_empty() && installed.iter().all(unchanged) {
         println!(
             "{} is already a hipo project; nothing changed",
             root.display()
         );
+        return Ok(exit::OK);
+    }
+    println!("initialised {}", root.display());
+    for c in &report.created {
+        println!("  created {c}");
+    }
+    installed.iter().for_each(print_report);
+    Ok(exit::OK)
+}
+
+pub fn uninstall(ctx: &Ctx, platforms: &[Platform]) -> Result<u8> {
+    let hipo = ctx.hipo()?;
+    let reports = platforms
+        .iter()
+        .map(|p| harness::uninstall(hipo.root(), *p))
+        .collect::<hipo::Result<Vec<Report>>>()?;
+    if ctx.json {
+        print_json(&reports)?;
     } else {
-        println!("initialised {}", root.display());
-        for c in &report.created {
-            println!("  created {c}");
-        }
+        reports.iter().for_each(print_report);
     }
     Ok(exit::OK)
+}
+
+fn unchanged(r: &Report) -> bool {
+    r.files.iter().all(|(_, c)| *c == Change::Unchanged)
+}
+
+fn print_report(r: &Report) {
+    for (path, change) in r.files.iter().filter(|(_, c)| *c != Change::Unchanged) {
+        let verb = match change {
+            Change::Created => "created",
+            Change::Updated => "updated",
+            Change::Removed => "removed",
+            Change::Unchanged => "kept",
+        };
+        println!("  {}: {verb} {path}", r.platform);
+    }
+    for step in &r.next_steps {
+        println!("  {}: next: {step}", r.platform);
+    }
+}
+
+/// How a hook runs hipo: `hipo` when the `hipo` on PATH is this binary
+/// (it survives reinstalls), else this binary's absolute path.
+fn hook_command() -> String {
+    let me = std::env::current_exe().and_then(|p| p.canonicalize()).ok();
+    let on_path = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|d| d.join("hipo"))
+            .find(|p| p.is_file())
+            .and_then(|p| p.canonicalize().ok())
+    });
+    match (me, on_path) {
+        (Some(me), Some(found)) if me == found => "hipo".into(),
+        (Some(me), _) => quote(&me),
+        (None, _) => "hipo".into(),
+    }
+}
+
+fn quote(p: &Path) -> String {
+    let s = p.display().to_string();
+    if s.contains([' ', '\'', '"']) {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    } else {
+        s
+    }
 }

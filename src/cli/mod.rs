@@ -101,7 +101,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         style: output::detect_style(),
     };
     let code = match cli.command {
-        Command::Init => init::run(&ctx)?,
+        Command::Init { platform } => init::run(&ctx, &platform)?,
+        Command::Uninstall { platform } => init::uninstall(&ctx, &platform)?,
         Command::Compact(args) => compact::run(&ctx, &args)?,
         Command::Status { llm } => status::run(&ctx, &llm)?,
         Command::Rebuild { llm } => rebuild::run(&ctx, &llm)?,

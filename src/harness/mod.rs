@@ -1,0 +1,296 @@
+//! Installing hipo into an agent platform: the hot files, the memory
+//! protocol in the platform's instruction file, skills where it reads
+//! them, and hooks in its own format and units, so the agent loads memory
+//! at session start, gets recall on prompts and has its sessions captured.
+//! Re-running changes nothing; `uninstall` removes exactly what hipo
+//! added and never a memory file.
+
+mod files;
+mod texts;
+
+pub use files::Change;
+
+use crate::error::{Error, Result};
+use crate::platform::Platform;
+use files::{json_object, json_text, put, read, with_block, with_hooks};
+use serde_json::{Value, json};
+use std::path::Path;
+
+/// What an install or uninstall did, file by file.
+#[derive(Debug, Default, serde::Serialize)]
+pub struct Report {
+    pub platform: String,
+    pub files: Vec<(String, Change)>,
+    /// What the user still has to do (Codex's hook review).
+    pub next_steps: Vec<String>,
+}
+
+impl Report {
+    fn note(&mut self, rel: &str, change: Change) {
+        self.files.push((rel.to_string(), change));
+    }
+}
+
+/// A hook: its platform event, matcher, hipo's event name, timeout in
+/// seconds, and whether the platform may run it in the background.
+struct Hook {
+    event: &'static str,
+    matcher: Option<&'static str>,
+    hipo_event: &'static str,
+    timeout_s: u64,
+    background: bool,
+}
+
+const CLAUDE_HOOKS: [Hook; 5] = [
+    Hook {
+        event: "SessionStart",
+        matcher: Some("startup|resume|clear|compact"),
+        hipo_event: "session-start",
+        timeout_s: 10,
+        background: false,
+    },
+    Hook {
+        event: "UserPromptSubmit",
+        matcher: None,
+        hipo_event: "prompt",
+        timeout_s: 5,
+        background: false,
+    },
+    Hook {
+        event: "Stop",
+        matcher: None,
+        hipo_event: "stop",
+        timeout_s: 60,
+        background: true,
+    },
+    Hook {
+        event: "PreCompact",
+        matcher: None,
+        hipo_event: "pre-compact",
+        timeout_s: 60,
+        background: false,
+    },
+    Hook {
+        event: "SessionEnd",
+        matcher: None,
+        hipo_event: "session-end",
+        timeout_s: 10,
+        background: false,
+    },
+];
+
+/// Codex has no background hooks and clamps SessionEnd to 3 s.
+const CODEX_HOOKS: [Hook; 4] = [
+    Hook {
+        event: "SessionStart",
+        matcher: Some("startup|resume|clear|compact"),
+        hipo_event: "session-start",
+        timeout_s: 10,
+        background: false,
+    },
+    Hook {
+        event: "UserPromptSubmit",
+        matcher: None,
+        hipo_event: "prompt",
+        timeout_s: 5,
+        background: false,
+    },
+    Hook {
+        event: "Stop",
+        matcher: None,
+        hipo_event: "stop",
+        timeout_s: 30,
+        background: false,
+    },
+    Hook {
+        event: "PreCompact",
+        matcher: None,
+        hipo_event: "pre-compact",
+        timeout_s: 60,
+        background: false,
+    },
+];
+
+/// Where each platform keeps what hipo installs.
+struct Layout {
+    instructions: &'static str,
+    imports: Option<&'static str>,
+    skills_dir: &'static str,
+    hooks_file: &'static str,
+    hooks: &'static [Hook],
+}
+
+fn layout(platform: Platform) -> Result<Layout> {
+    match platform {
+        Platform::ClaudeCode => Ok(Layout {
+            instructions: "CLAUDE.md",
+            imports: Some(texts::CLAUDE_IMPORTS),
+            skills_dir: ".claude/skills",
+            // Personal and not committed: a machine path may go here.
+            hooks_file: ".claude/settings.local.json",
+            hooks: &CLAUDE_HOOKS,
+        }),
+        Platform::Codex => Ok(Layout {
+            instructions: "AGENTS.md",
+            imports: None,
+            skills_dir: ".agents/skills",
+            hooks_file: ".codex/hooks.json",
+            hooks: &CODEX_HOOKS,
+        }),
+        other => Err(Error::Usage(format!(
+            "installing into {} is not built yet; claude-code and codex are",
+            other.as_str()
+        ))),
+    }
+}
+
+/// Installs hipo for `platform` under `root`; `bin` is the command that
+/// runs hipo from a hook.
+pub fn install(root: &Path, platform: Platform, bin: &str) -> Result<Report> {
+    let l = layout(platform)?;
+    let mut report = Report {
+        platform: platform.as_str().into(),
+        ..Default::default()
+    };
+    for (rel, text) in texts::HOT_FILES {
+        report.note(rel, files::create_once(&root.join(rel), text)?);
+    }
+    let block = match l.imports {
+        Some(imports) => format!("{}\n\n{imports}", texts::PROTOCOL),
+        None => texts::PROTOCOL.to_string(),
+    };
+    report.note(
+        l.instructions,
+        set_block(root, l.instructions, Some(&block))?,
+    );
+    for skill in &texts::SKILLS {
+        let rel = format!("{}/{}/SKILL.md", l.skills_dir, skill.name);
+        let path = root.join(&rel);
+        let old = read(&path)?;
+        report.note(&rel, put(&path, old.as_deref(), Some(skill.text))?);
+    }
+    let groups: Vec<(&str, Value)> = l
+        .hooks
+        .iter()
+        .map(|h| (h.event, group(h, bin, platform)))
+        .collect();
+    report.note(
+        l.hooks_file,
+        set_hooks(root, l.hooks_file, &groups, platform)?,
+    );
+    if platform == Platform::Codex {
+        report.next_steps.push(
+            "Codex runs a hook only once you have reviewed it: open Codex, run /hooks and trust hipo's hooks (the project must be trusted too)".into(),
+        );
+    }
+    Ok(report)
+}
+
+/// Removes what [`install`] added; hot files and memory stay.
+pub fn uninstall(root: &Path, platform: Platform) -> Result<Report> {
+    let l = layout(platform)?;
+    let mut report = Report {
+        platform: platform.as_str().into(),
+        ..Default::default()
+    };
+    report.note(l.instructions, set_block(root, l.instructions, None)?);
+    for skill in &texts::SKILLS {
+        let rel = format!("{}/{}/SKILL.md", l.skills_dir, skill.name);
+        let path = root.join(&rel);
+        let old = read(&path)?;
+        report.note(&rel, put(&path, old.as_deref(), None)?);
+        if let Some(dir) = path.parent() {
+            // Only if hipo's file was all it held.
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
+    report.note(l.hooks_file, set_hooks(root, l.hooks_file, &[], platform)?);
+    Ok(report)
+}
+
+fn set_block(root: &Path, rel: &str, block: Option<&str>) -> Result<Change> {
+    let path = root.join(rel);
+    let old = read(&path)?;
+    let new = with_block(old.as_deref().unwrap_or(""), block);
+    // A file that held only hipo's block goes with it.
+    let new = (!new.trim().is_empty() || block.is_some()).then_some(new);
+    put(&path, old.as_deref(), new.as_deref())
+}
+
+fn set_hooks(
+    root: &Path,
+    rel: &str,
+    groups: &[(&str, Value)],
+    platform: Platform,
+) -> Result<Change> {
+    let path = root.join(rel);
+    let old = read(&path)?;
+    let settings = json_object(&path, old.as_deref())?;
+    let marker = format!(" hook {} ", platform.as_str());
+    let merged = with_hooks(settings, groups, |c| c.contains(&marker));
+    let new = (!merged.is_empty()).then(|| json_text(&merged));
+    put(&path, old.as_deref(), new.as_deref())
+}
+
+/// One matcher group holding hipo's handler, in the shape both Claude
+/// Code and Codex read (timeouts in seconds).
+fn group(h: &Hook, bin: &str, platform: Platform) -> Value {
+    let mut handler = json!({
+        "type": "command",
+        "command": format!("{bin} hook {} {}", platform.as_str(), h.hipo_event),
+        "timeout": h.timeout_s,
+    });
+    if h.background {
+        handler["async"] = json!(true);
+    }
+    let mut g = json!({ "hooks": [handler] });
+    if let Some(m) = h.matcher {
+        g["matcher"] = json!(m);
+    }
+    g
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn install_is_idempotent_and_uninstall_leaves_only_what_was_there() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(root.join("CLAUDE.md"), "# My project\nrules\n").unwrap();
+        std::fs::create_dir(root.join(".claude")).unwrap();
+        std::fs::write(
+            root.join(".claude/settings.local.json"),
+            r#"{"permissions": {"allow": ["Bash(ls)"]}, "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify-me"}]}]}}"#,
+        )
+        .unwrap();
+        let first = install(root, Platform::ClaudeCode, "hipo").unwrap();
+        assert!(first.files.iter().any(|(_, c)| *c == Change::Updated));
+        let again = install(root, Platform::ClaudeCode, "hipo").unwrap();
+        assert!(
+            again.files.iter().all(|(_, c)| *c == Change::Unchanged),
+            "{:?}",
+            again.files
+        );
+        let settings = std::fs::read_to_string(root.join(".claude/settings.local.json")).unwrap();
+        assert!(settings.contains("notify-me") && settings.contains("hipo hook claude-code stop"));
+        assert!(
+            std::fs::read_to_string(root.join("CLAUDE.md"))
+                .unwrap()
+                .contains("@memory/ROOT.md")
+        );
+        uninstall(root, Platform::ClaudeCode).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(root.join("CLAUDE.md")).unwrap(),
+            "# My project\nrules\n"
+        );
+        let settings = std::fs::read_to_string(root.join(".claude/settings.local.json")).unwrap();
+        assert!(
+            settings.contains("notify-me") && !settings.contains("hipo"),
+            "{settings}"
+        );
+        assert!(!root.join(".claude/skills/hipo-recall").exists());
+        assert!(root.join("WORKING.md").exists(), "memory files stay");
+    }
+}
