@@ -1,0 +1,142 @@
+//! The real agent clients, headless against a fake model endpoint on
+//! 127.0.0.1 (`../shared/tools/agent-clients/`): after `hipo init
+//! --platform …` the client runs hipo's real hooks, and its request log
+//! and transcript show what reached the model and what was captured.
+//!
+//! Skipped, with a message, when the clients are not installed: set
+//! `HIPO_AGENT_CLIENTS` to the directory given to the tools' `setup.sh`
+//! (default `/work/agents`).
+
+mod common;
+use common::Project;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn tools() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/tools/agent-clients")
+}
+
+/// The client's binary, if installed.
+fn client(name: &str) -> Option<PathBuf> {
+    let dir = std::env::var_os("HIPO_AGENT_CLIENTS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/work/agents"));
+    let bin = dir.join("node_modules/.bin").join(name);
+    let ok = bin.is_file() && tools().join("fake_anthropic.py").is_file();
+    if !ok {
+        eprintln!(
+            "skipped: {name} is not installed (run ../shared/tools/agent-clients/setup.sh DIR and set HIPO_AGENT_CLIENTS=DIR)"
+        );
+    }
+    ok.then_some(bin)
+}
+
+/// A fake model server; killed on drop.
+struct Fake {
+    child: Child,
+    port: String,
+    log: PathBuf,
+}
+
+impl Fake {
+    fn start(script: &str, dir: &Path) -> Fake {
+        let (port_file, log) = (dir.join("port"), dir.join("requests.jsonl"));
+        let child = Command::new("python3")
+            .arg(tools().join(script))
+            .arg("--port-file")
+            .arg(&port_file)
+            .arg("--log")
+            .arg(&log)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        while !port_file.exists() && start.elapsed() < Duration::from_secs(10) {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let port = std::fs::read_to_string(&port_file).unwrap().trim().to_string();
+        Fake { child, port, log }
+    }
+
+    fn requests(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+}
+
+impl Drop for Fake {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn today() -> String {
+    chrono::Local::now().date_naive().to_string()
+}
+
+#[test]
+fn claude_code_loads_memory_recalls_and_captures_each_message_once() {
+    let Some(claude) = client("claude") else {
+        return;
+    };
+    let p = Project::sample();
+    assert_eq!(p.compact("2027-01-21").0, 0);
+    let (code, out, err) = p.run(["init", "--platform", "claude-code"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let work = tempfile::tempdir().unwrap();
+    let home = work.path().join("home");
+    std::fs::create_dir(&home).unwrap();
+    let fake = Fake::start("fake_anthropic.py", work.path());
+    let run = |args: &[&str]| {
+        let out = Command::new(&claude)
+            .args(args)
+            .args(["--output-format", "json", "--allowedTools", "Bash"])
+            .current_dir(p.path())
+            .env("HOME", &home)
+            .env("ANTHROPIC_API_KEY", "sk-ant-dummy")
+            .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{}", fake.port))
+            .env("DISABLE_TELEMETRY", "1")
+            .env("DISABLE_AUTOUPDATER", "1")
+            .env_remove("HIPO_DIR")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_str::<serde_json::Value>(&text).unwrap()
+    };
+    // A prompt the memory answers, a tool call, and usage that makes
+    // Claude Code compact its context once.
+    let prompt = "when did we cut over to postgres 16?\nFAKE_TOOL: echo tool-ran\nFAKE_USAGE: 990000";
+    let first = run(&["-p", prompt]);
+    let requests = fake.requests();
+    // ROOT's Topics Index reached the model (CLAUDE.md imports it), and
+    // again after the compaction (the session-start hook loads it fresh).
+    assert!(requests.contains("postgres-16"), "ROOT topics not in any request");
+    assert!(requests.contains("=== memory/ROOT.md ==="), "no session-start context after compaction");
+    assert!(requests.contains("Passages from hipo memory"), "no prompt recall");
+
+    let log_path = format!("memory/{}.md", today());
+    let wait_for = |what: &str| {
+        // Stop runs in the background: give it a moment.
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(20) {
+            if p.exists(&log_path) && p.read(&log_path).contains(what) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("{what} never reached {log_path}");
+    };
+    wait_for("User: when did we cut over to postgres 16?");
+    let session = first["session_id"].as_str().unwrap().to_string();
+    run(&["-p", "and who signed off the cutover?", "--resume", &session]);
+    wait_for("User: and who signed off the cutover?");
+    std::thread::sleep(Duration::from_millis(500));
+    let log = p.read(&log_path);
+    assert_eq!(log.matches("User: when did we cut over to postgres 16?").count(), 1, "{log}");
+    assert_eq!(log.matches("User: and who signed off the cutover?").count(), 1, "{log}");
+    assert!(log.contains("Tool: Bash echo tool-ran"), "{log}");
+}
