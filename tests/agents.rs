@@ -56,7 +56,10 @@ impl Fake {
         while !port_file.exists() && start.elapsed() < Duration::from_secs(10) {
             std::thread::sleep(Duration::from_millis(50));
         }
-        let port = std::fs::read_to_string(&port_file).unwrap().trim().to_string();
+        let port = std::fs::read_to_string(&port_file)
+            .unwrap()
+            .trim()
+            .to_string();
         Fake { child, port, log }
     }
 
@@ -96,7 +99,10 @@ fn claude_code_loads_memory_recalls_and_captures_each_message_once() {
             .current_dir(p.path())
             .env("HOME", &home)
             .env("ANTHROPIC_API_KEY", "sk-ant-dummy")
-            .env("ANTHROPIC_BASE_URL", format!("http://127.0.0.1:{}", fake.port))
+            .env(
+                "ANTHROPIC_BASE_URL",
+                format!("http://127.0.0.1:{}", fake.port),
+            )
             .env("DISABLE_TELEMETRY", "1")
             .env("DISABLE_AUTOUPDATER", "1")
             .env_remove("HIPO_DIR")
@@ -104,19 +110,33 @@ fn claude_code_loads_memory_recalls_and_captures_each_message_once() {
             .output()
             .unwrap();
         let text = String::from_utf8_lossy(&out.stdout).into_owned();
-        assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         serde_json::from_str::<serde_json::Value>(&text).unwrap()
     };
     // A prompt the memory answers, a tool call, and usage that makes
     // Claude Code compact its context once.
-    let prompt = "when did we cut over to postgres 16?\nFAKE_TOOL: echo tool-ran\nFAKE_USAGE: 990000";
+    let prompt =
+        "when did we cut over to postgres 16?\nFAKE_TOOL: echo tool-ran\nFAKE_USAGE: 990000";
     let first = run(&["-p", prompt]);
     let requests = fake.requests();
     // ROOT's Topics Index reached the model (CLAUDE.md imports it), and
     // again after the compaction (the session-start hook loads it fresh).
-    assert!(requests.contains("postgres-16"), "ROOT topics not in any request");
-    assert!(requests.contains("=== memory/ROOT.md ==="), "no session-start context after compaction");
-    assert!(requests.contains("Passages from hipo memory"), "no prompt recall");
+    assert!(
+        requests.contains("postgres-16"),
+        "ROOT topics not in any request"
+    );
+    assert!(
+        requests.contains("=== memory/ROOT.md ==="),
+        "no session-start context after compaction"
+    );
+    assert!(
+        requests.contains("Passages from hipo memory"),
+        "no prompt recall"
+    );
 
     let log_path = format!("memory/{}.md", today());
     let wait_for = |what: &str| {
@@ -132,11 +152,107 @@ fn claude_code_loads_memory_recalls_and_captures_each_message_once() {
     };
     wait_for("User: when did we cut over to postgres 16?");
     let session = first["session_id"].as_str().unwrap().to_string();
-    run(&["-p", "and who signed off the cutover?", "--resume", &session]);
+    run(&[
+        "-p",
+        "and who signed off the cutover?",
+        "--resume",
+        &session,
+    ]);
     wait_for("User: and who signed off the cutover?");
     std::thread::sleep(Duration::from_millis(500));
     let log = p.read(&log_path);
-    assert_eq!(log.matches("User: when did we cut over to postgres 16?").count(), 1, "{log}");
-    assert_eq!(log.matches("User: and who signed off the cutover?").count(), 1, "{log}");
+    assert_eq!(
+        log.matches("User: when did we cut over to postgres 16?")
+            .count(),
+        1,
+        "{log}"
+    );
+    assert_eq!(
+        log.matches("User: and who signed off the cutover?").count(),
+        1,
+        "{log}"
+    );
     assert!(log.contains("Tool: Bash echo tool-ran"), "{log}");
+}
+
+#[test]
+fn codex_loads_memory_recalls_and_captures_each_message_once() {
+    let Some(codex) = client("codex") else {
+        return;
+    };
+    let p = Project::sample();
+    assert_eq!(p.compact("2027-01-21").0, 0);
+    let (code, out, err) = p.run(["init", "--platform", "codex"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("/hooks"), "the review step is named: {out}");
+    let work = tempfile::tempdir().unwrap();
+    let codex_home = work.path().join("home/.codex");
+    std::fs::create_dir_all(&codex_home).unwrap();
+    let fake = Fake::start("fake_openai.py", work.path());
+    let root = p.path().canonicalize().unwrap();
+    // The user's review of the project and of each hook, as Codex's
+    // /hooks screen records it.
+    let hashes = Command::new("python3")
+        .arg(tools().join("codex_hook_hash.py"))
+        .arg(root.join(".codex/hooks.json"))
+        .output()
+        .unwrap();
+    assert!(hashes.status.success());
+    let config = format!(
+        "model = \"fake-model\"\nmodel_provider = \"fake\"\nmodel_auto_compact_token_limit = 5000\n\n[model_providers.fake]\nname = \"fake\"\nbase_url = \"http://127.0.0.1:{}/v1\"\nwire_api = \"responses\"\nenv_key = \"FAKE_API_KEY\"\n\n[projects.\"{}\"]\ntrust_level = \"trusted\"\n\n{}",
+        fake.port,
+        root.display(),
+        String::from_utf8_lossy(&hashes.stdout)
+    );
+    std::fs::write(codex_home.join("config.toml"), config).unwrap();
+    let run = |args: &[&str]| {
+        let out = Command::new(&codex)
+            .args([
+                "exec",
+                "--skip-git-repo-check",
+                "--dangerously-bypass-approvals-and-sandbox",
+            ])
+            .args(args)
+            .current_dir(&root)
+            .env("HOME", work.path().join("home"))
+            .env("CODEX_HOME", &codex_home)
+            .env("FAKE_API_KEY", "dummy")
+            .env_remove("HIPO_DIR")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    run(&["when did we cut over to postgres 16?\nFAKE_TOOL: echo tool-ran\nFAKE_USAGE: 50000"]);
+    let requests = fake.requests();
+    assert!(
+        requests.contains("=== memory/ROOT.md ==="),
+        "no session-start context"
+    );
+    assert!(
+        requests.contains("postgres-16"),
+        "ROOT topics not in any request"
+    );
+    assert!(
+        requests.contains("Passages from hipo memory"),
+        "no prompt recall"
+    );
+    run(&["resume", "--last", "and who signed off the cutover?"]);
+    let log = p.read(&format!("memory/{}.md", today()));
+    assert_eq!(
+        log.matches("User: when did we cut over to postgres 16?")
+            .count(),
+        1,
+        "{log}"
+    );
+    assert_eq!(
+        log.matches("User: and who signed off the cutover?").count(),
+        1,
+        "{log}"
+    );
+    assert!(log.contains("Tool: exec_command echo tool-ran"), "{log}");
 }

@@ -12,6 +12,7 @@
 //! truth, not in the cache.
 
 mod claude;
+mod codex;
 
 use crate::error::{Error, Result};
 use crate::journal::Entry;
@@ -85,9 +86,10 @@ pub fn read_new(
         .unwrap_or(0);
     let parsed = match platform {
         Platform::ClaudeCode => claude::parse(&bytes[from..]),
+        Platform::Codex => codex::parse(&bytes[from..]),
         other => {
             return Err(Error::Usage(format!(
-                "reading {} transcripts is not built yet; only claude-code is",
+                "reading {} transcripts is not built yet; claude-code and codex are",
                 other.as_str()
             )));
         }
