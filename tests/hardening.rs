@@ -76,3 +76,24 @@ fn a_killed_index_update_leaves_no_stuck_index() {
     let (code, out, err) = p.run(["--today", TODAY, "status"]);
     assert_eq!(code, 0, "{out}{err}");
 }
+
+#[test]
+fn extra_globs_outside_the_project_are_refused() {
+    let p = sample();
+    for glob in ["/etc/*", "../*", "docs/../../*"] {
+        p.write(
+            "hipocampus.config.json",
+            serde_json::json!({"search": {"extraGlobs": ["docs/**/*.md", glob]}}).to_string(),
+        );
+        let (code, out, err) = p.run(["search", "nologin"]);
+        assert_eq!(code, 2, "{glob}: {out}{err}");
+        assert!(
+            !out.contains("/etc/passwd") && !out.contains("nologin"),
+            "{out}"
+        );
+        assert!(err.contains("hipocampus.config.json"), "{err}");
+        assert!(err.contains(&format!("`{glob}`")), "{err}");
+        assert!(err.contains("project-relative"), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
