@@ -118,14 +118,39 @@ impl Config {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Config::default()),
             Err(e) => return Err(Error::io(path, e)),
         };
-        serde_json::from_str(&text).map_err(|e| Error::Config {
-            path,
+        let config: Config = serde_json::from_str(&text).map_err(|e| Error::Config {
+            path: path.clone(),
             message: format!(
                 "line {}: {e}; fix the JSON or delete the key to use its default",
                 e.line()
             ),
-        })
+        })?;
+        for glob in &config.search.extra_globs {
+            if let Some(why) = escapes_project(glob) {
+                return Err(Error::Config {
+                    path,
+                    message: format!(
+                        "search.extraGlobs: `{glob}` {why}: hipo reads only files inside the project; use a project-relative glob such as `docs/**/*.md` (copy or link what you want searched into the project)"
+                    ),
+                });
+            }
+        }
+        Ok(config)
     }
+}
+
+/// Why a glob of `search.extraGlobs` could reach outside the project, if
+/// it could: an absolute path (`/etc/*`, `C:\…`, `~/…`) or a `..` part.
+pub(crate) fn escapes_project(glob: &str) -> Option<&'static str> {
+    let g = glob.trim();
+    let drive = g.len() >= 2 && g.as_bytes()[1] == b':' && g.as_bytes()[0].is_ascii_alphabetic();
+    if g.starts_with('/') || g.starts_with('\\') || g.starts_with('~') || drive {
+        return Some("is an absolute path");
+    }
+    if g.split(['/', '\\']).any(|part| part == "..") {
+        return Some("climbs out of the project with `..`");
+    }
+    None
 }
 
 /// hipocampus's trigger state, shared with the agent's hooks.
@@ -183,6 +208,38 @@ mod tests {
                 .to_string()
                 .contains("use `none` or `ollama`")
         );
+    }
+
+    #[test]
+    fn extra_globs_that_leave_the_project_are_refused() {
+        for bad in [
+            "/etc/*",
+            "~/notes/*.md",
+            "../other/**/*.md",
+            "docs/../../x.md",
+            "C:\\x\\*.md",
+            "\\\\host\\s\\*.md",
+        ] {
+            assert!(escapes_project(bad).is_some(), "{bad}");
+        }
+        for good in [
+            "docs/**/*.md",
+            "*.md",
+            "notes..md",
+            "a/..b/*.md",
+            "README.md",
+        ] {
+            assert_eq!(escapes_project(good), None, "{good}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join(crate::layout::CONFIG_FILE),
+            r#"{"search": {"extraGlobs": ["docs/*.md", "/etc/*"]}}"#,
+        )
+        .unwrap();
+        let e = Config::load(dir.path()).unwrap_err().to_string();
+        assert!(e.contains("hipocampus.config.json"), "{e}");
+        assert!(e.contains("`/etc/*` is an absolute path"), "{e}");
     }
 
     #[test]

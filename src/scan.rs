@@ -103,6 +103,15 @@ pub fn scan_with_globs(
 fn glob_set(globs: &[String]) -> Result<globset::GlobSet> {
     let mut builder = globset::GlobSetBuilder::new();
     for g in globs {
+        // Config::load refuses these; a library caller gets the same answer.
+        if let Some(why) = crate::config::escapes_project(g) {
+            return Err(Error::Config {
+                path: crate::layout::CONFIG_FILE.into(),
+                message: format!(
+                    "search.extraGlobs: `{g}` {why}; use a project-relative glob such as `docs/**/*.md`"
+                ),
+            });
+        }
         let glob = globset::GlobBuilder::new(g)
             .literal_separator(true)
             .build()

@@ -113,6 +113,17 @@ pub fn status(
         problems.push(problem);
         CompactionState::default()
     });
+    let leftovers = crate::index::leftovers_in(root);
+    if let Some(first) = leftovers.first() {
+        problems.push(Problem {
+            path: ".hipo/index".into(),
+            line: None,
+            message: format!(
+                "{} file(s) left by an interrupted index update (such as {first}); the next `hipo search` or `hipo index` removes them",
+                leftovers.len()
+            ),
+        });
+    }
     let triggers = triggers(&state, config.compaction.cooldown_hours, now);
     let changed_files = changed_files(&plan.actions);
     let path = Store::path_in(root);

@@ -109,6 +109,9 @@ pub fn report_sync(searcher: &hipo::facade::Searcher) {
         if let Some(why) = report.rebuilt.as_ref().filter(|w| !w.is_first_build()) {
             eprintln!("hipo: rebuilt the search index: {why}");
         }
+        if let Some(what) = &report.repaired {
+            eprintln!("hipo: repaired the search index: {what}");
+        }
         for p in &report.problems {
             eprintln!("hipo: not searchable: {p}");
         }

@@ -102,6 +102,10 @@ fn check(root: &Path, config: &Config) -> Result<Check> {
     let Ok(index) = SearchIndex::open(root) else {
         return Ok(Check::Unknown);
     };
+    // What a killed update left goes before anything else is written.
+    if !index.leftovers().unwrap_or_default().is_empty() {
+        return Ok(Check::Stale(Look { known, scan }));
+    }
     let report = SyncReport {
         files: scan.files.len(),
         problems: std::mem::take(&mut scan.problems),

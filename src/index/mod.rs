@@ -27,6 +27,7 @@ pub use crate::layout::DocLevel;
 pub(crate) use crate::layout::{day_number, day_of};
 pub(crate) use documents::section_lines;
 pub use fresh::{Fresh, fresh};
+
 pub(crate) use schema::Fields;
 pub use sync::{RebuildReason, SyncReport, sync};
 
@@ -123,6 +124,33 @@ impl SearchIndex {
         }
     }
 
+    /// Files in the index directory that no commit refers to: what a
+    /// killed update leaves behind (its new segments, the delete files it
+    /// wrote before `meta.json`, tantivy's `.tmp*` files). A leftover
+    /// `<segment>.<opstamp>.del` makes every later commit fail, so they go
+    /// before any write ([`SearchIndex::remove_leftovers`]).
+    pub(crate) fn leftovers(&self) -> Result<Vec<PathBuf>> {
+        let metas = self
+            .index
+            .searchable_segment_metas()
+            .map_err(Error::index("listing segments"))?;
+        leftovers_among(&self.dir, &metas)
+    }
+
+    /// Deletes [`SearchIndex::leftovers`]; returns how many went. The
+    /// caller holds the project lock.
+    pub(crate) fn remove_leftovers(&self) -> Result<usize> {
+        let found = self.leftovers()?;
+        for path in &found {
+            match std::fs::remove_file(path) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(Error::io(path, e)),
+            }
+        }
+        Ok(found.len())
+    }
+
     fn writer(&self, threads: usize) -> Result<IndexWriter> {
         // One merge thread: merges are small and run in the foreground
         // (see `compact_segments`); every thread started costs an append.
@@ -138,6 +166,73 @@ impl SearchIndex {
         writer.set_merge_policy(Box::new(NoMergePolicy));
         Ok(writer)
     }
+}
+
+/// Leftovers of interrupted updates under `root`'s index, as paths
+/// relative to the root; empty when there is no index or it cannot be
+/// read (a search rebuilds that one anyway). For `hipo status`.
+pub fn leftovers_in(root: &Path) -> Vec<String> {
+    let dir = SearchIndex::dir_in(root);
+    if !SearchIndex::exists(root) {
+        return Vec::new();
+    }
+    let Ok(metas) = tantivy::Index::open_in_dir(&dir).and_then(|i| i.searchable_segment_metas())
+    else {
+        return Vec::new();
+    };
+    leftovers_among(&dir, &metas)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|p| {
+            p.strip_prefix(root)
+                .unwrap_or(&p)
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect()
+}
+
+/// The files of `dir` that none of `metas` uses: tantivy's temporary
+/// files, and segment files of a segment no commit lists or a delete file
+/// of another opstamp than the committed one. Anything else (meta.json,
+/// the lock files, a file hipo does not know) is left alone.
+fn leftovers_among(dir: &Path, metas: &[tantivy::index::SegmentMeta]) -> Result<Vec<PathBuf>> {
+    use std::collections::HashMap;
+    use tantivy::index::SegmentComponent;
+    let living: HashMap<String, Option<String>> = metas
+        .iter()
+        .map(|m| {
+            let del = m
+                .delete_opstamp()
+                .map(|_| m.relative_path(SegmentComponent::Delete))
+                .map(|p| p.to_string_lossy().into_owned());
+            (m.id().uuid_string(), del)
+        })
+        .collect();
+    let entries = std::fs::read_dir(dir).map_err(|e| Error::io(dir, e))?;
+    let mut out = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|e| Error::io(dir, e))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let leftover = if name.starts_with(".tmp") {
+            true
+        } else if let Some((uuid, _)) = name
+            .split_once('.')
+            .filter(|(u, _)| u.len() == 32 && u.bytes().all(|b| b.is_ascii_hexdigit()))
+        {
+            match living.get(uuid) {
+                None => true,
+                Some(del) => name.ends_with(".del") && del.as_deref() != Some(name.as_str()),
+            }
+        } else {
+            false
+        };
+        if leftover && entry.file_type().is_ok_and(|t| t.is_file()) {
+            out.push(entry.path());
+        }
+    }
+    out.sort();
+    Ok(out)
 }
 
 /// Size of the index.

@@ -37,6 +37,9 @@ pub struct SyncReport {
     /// Set when the whole index was rebuilt, with why.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rebuilt: Option<RebuildReason>,
+    /// Set when files an interrupted update left were removed, saying so.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub repaired: Option<String>,
     /// Files searched.
     pub files: usize,
     /// Files (re)indexed.
@@ -74,6 +77,8 @@ pub enum RebuildReason {
     },
     /// The index could not be opened: the error, as shown.
     Unreadable(String),
+    /// The index opened but could not be written to: the error, as shown.
+    Unwritable(String),
 }
 
 impl RebuildReason {
@@ -94,6 +99,7 @@ impl fmt::Display for RebuildReason {
                 found.as_deref().unwrap_or("an unknown version"),
             ),
             RebuildReason::Unreadable(e) => f.write_str(e),
+            RebuildReason::Unwritable(e) => write!(f, "it could not be updated ({e})"),
         }
     }
 }
@@ -122,7 +128,10 @@ pub fn sync(
     sync_from(root, store, config, None, progress)
 }
 
-/// [`sync`], from a look already taken (under the same lock) if any.
+/// [`sync`], from a look already taken (under the same lock) if any. An
+/// index that opens but cannot be written to (whatever a kill left that
+/// [`SearchIndex::remove_leftovers`] does not know) is rebuilt, saying why,
+/// as an unreadable one is: a search never stays stuck on its cache.
 pub(super) fn sync_from(
     root: &Path,
     store: &Store,
@@ -130,8 +139,37 @@ pub(super) fn sync_from(
     look: Option<Look>,
     progress: &dyn Progress,
 ) -> Result<(SearchIndex, SyncReport)> {
+    match sync_once(root, store, config, look, progress, None) {
+        Err(e @ Error::Index { .. }) => {
+            let why = RebuildReason::Unwritable(e.to_string());
+            sync_once(root, store, config, None, progress, Some(why))
+        }
+        done => done,
+    }
+}
+
+/// One sync; `rebuild` forces a rebuild for that reason.
+fn sync_once(
+    root: &Path,
+    store: &Store,
+    config: &Config,
+    look: Option<Look>,
+    progress: &dyn SyncProgress,
+    rebuild: Option<RebuildReason>,
+) -> Result<(SearchIndex, SyncReport)> {
     let mut report = SyncReport::default();
-    let index = open_or_rebuild(root, store, &mut report)?;
+    let index = match rebuild {
+        Some(why) => rebuild_index(root, store, &mut report, why)?,
+        None => open_or_rebuild(root, store, &mut report)?,
+    };
+    if report.rebuilt.is_none() {
+        let removed = index.remove_leftovers()?;
+        if removed > 0 {
+            report.repaired = Some(format!(
+                "removed {removed} file(s) an interrupted update left in .hipo/index"
+            ));
+        }
+    }
     let Look { known, mut scan } = match look {
         Some(look) if report.rebuilt.is_none() => look,
         _ => {
@@ -179,12 +217,20 @@ pub(super) fn sync_from(
 fn open_or_rebuild(root: &Path, store: &Store, report: &mut SyncReport) -> Result<SearchIndex> {
     match open_current(root, store)? {
         Ok(index) => Ok(index),
-        Err(why) => {
-            report.rebuilt = Some(why);
-            store.clear_index_files()?;
-            SearchIndex::create(root)
-        }
+        Err(why) => rebuild_index(root, store, report, why),
     }
+}
+
+/// Creates an empty index and forgets every file record, saying why.
+fn rebuild_index(
+    root: &Path,
+    store: &Store,
+    report: &mut SyncReport,
+    why: RebuildReason,
+) -> Result<SearchIndex> {
+    report.rebuilt = Some(why);
+    store.clear_index_files()?;
+    SearchIndex::create(root)
 }
 
 /// The record updates of files touched but not changed (same hash: only
@@ -431,6 +477,10 @@ mod tests {
             (
                 RebuildReason::Unreadable("search index: opening: x".into()),
                 "search index: opening: x",
+            ),
+            (
+                RebuildReason::Unwritable("search index: committing: x".into()),
+                "it could not be updated (search index: committing: x)",
             ),
         ];
         for (reason, text) in cases {

@@ -1,0 +1,99 @@
+//! Defects found by a black-box run of the binary (kills, held locks,
+//! hostile configs and inputs), each pinned by a test named for it.
+
+mod common;
+
+use common::Project;
+use serde_json::Value;
+use std::collections::HashSet;
+use std::path::Path;
+
+const TODAY: &str = "2027-01-21";
+
+/// A compacted temp copy of the sample.
+fn sample() -> Project {
+    let p = Project::sample();
+    let (code, out, err) = p.compact(TODAY);
+    assert_eq!(code, 0, "{out}{err}");
+    p
+}
+
+fn names(dir: &Path) -> HashSet<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+#[test]
+fn a_killed_index_update_leaves_no_stuck_index() {
+    let p = sample();
+    p.json(["index"]);
+    let hipo = p.path().join(".hipo");
+    let saved = p.path().join("saved-cache");
+    common::copy_dir(&hipo, &saved);
+    // An update that deletes from an existing segment writes
+    // `<segment>.<opstamp>.del` before meta.json: run it once to learn the
+    // names, then put the cache back as a kill after those writes leaves it.
+    std::fs::remove_file(p.path().join("memory/2027-01-20.md")).unwrap();
+    p.json(["index"]);
+    let index = hipo.join("index");
+    let before = names(&saved.join("index"));
+    let dels: Vec<String> = names(&index)
+        .into_iter()
+        .filter(|n| n.ends_with(".del") && !before.contains(n))
+        .collect();
+    assert!(!dels.is_empty(), "the update wrote no delete file");
+    let left: Vec<(String, Vec<u8>)> = dels
+        .iter()
+        .map(|n| (n.clone(), std::fs::read(index.join(n)).unwrap()))
+        .collect();
+    std::fs::remove_dir_all(&hipo).unwrap();
+    common::copy_dir(&saved, &hipo);
+    for (n, bytes) in &left {
+        std::fs::write(index.join(n), bytes).unwrap();
+    }
+    std::fs::write(index.join(".tmpAbC123"), b"half a meta.json").unwrap();
+
+    let (code, out, err) = p.run(["--today", TODAY, "status"]);
+    assert_eq!(code, 1, "status names the interrupted update: {out}{err}");
+    assert!(out.contains(".hipo/index"), "{out}");
+
+    let out = p.hipo().args(["--json", "index"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert_eq!(
+        err.lines().filter(|l| l.contains("search index")).count(),
+        1,
+        "one line of warning: {err}"
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["files_removed"], 1, "{v}");
+    assert!(!index.join(".tmpAbC123").exists());
+    let (code, out, err) = p.run(["search", "zeppelin"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, out, err) = p.run(["--today", TODAY, "status"]);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+#[test]
+fn extra_globs_outside_the_project_are_refused() {
+    let p = sample();
+    for glob in ["/etc/*", "../*", "docs/../../*"] {
+        p.write(
+            "hipocampus.config.json",
+            serde_json::json!({"search": {"extraGlobs": ["docs/**/*.md", glob]}}).to_string(),
+        );
+        let (code, out, err) = p.run(["search", "nologin"]);
+        assert_eq!(code, 2, "{glob}: {out}{err}");
+        assert!(
+            !out.contains("/etc/passwd") && !out.contains("nologin"),
+            "{out}"
+        );
+        assert!(err.contains("hipocampus.config.json"), "{err}");
+        assert!(err.contains(&format!("`{glob}`")), "{err}");
+        assert!(err.contains("project-relative"), "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+    }
+}
