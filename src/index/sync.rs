@@ -154,7 +154,7 @@ fn sync_once(
     store: &Store,
     config: &Config,
     look: Option<Look>,
-    progress: &dyn SyncProgress,
+    progress: &dyn Progress,
     rebuild: Option<RebuildReason>,
 ) -> Result<(SearchIndex, SyncReport)> {
     let mut report = SyncReport::default();
