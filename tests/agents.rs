@@ -204,7 +204,23 @@ fn codex_loads_memory_recalls_and_captures_each_message_once() {
         root.display(),
         String::from_utf8_lossy(&hashes.stdout)
     );
+    let doctor = |p: &Project| {
+        let out = p
+            .hipo()
+            .arg("doctor")
+            .env("CODEX_HOME", &codex_home)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    std::fs::write(
+        codex_home.join("config.toml"),
+        &config[..config.find("[hooks.state").unwrap_or(config.len())],
+    )
+    .unwrap();
+    assert!(doctor(&p).contains("not reviewed"), "{}", doctor(&p));
     std::fs::write(codex_home.join("config.toml"), config).unwrap();
+    assert!(!doctor(&p).contains("not reviewed"), "{}", doctor(&p));
     let run = |args: &[&str]| {
         let out = Command::new(&codex)
             .args([

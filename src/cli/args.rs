@@ -36,6 +36,8 @@ pub enum Command {
         #[arg(long, value_parser = parse_platform)]
         platform: Vec<Platform>,
     },
+    /// Check the installation: hooks, the binary they run, Codex's hook review, sizes, a due compaction.
+    Doctor,
     /// Remove what `hipo init --platform` installed (never a memory file).
     Uninstall {
         #[arg(long, required = true, value_parser = parse_platform)]

@@ -70,6 +70,27 @@ pub fn uninstall(ctx: &Ctx, platforms: &[Platform]) -> Result<u8> {
     Ok(exit::OK)
 }
 
+pub fn doctor(ctx: &Ctx) -> Result<u8> {
+    let hipo = ctx.hipo()?;
+    let codex_home = std::env::var_os("CODEX_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".codex")));
+    let due = hipo.compaction_due(chrono::Utc::now());
+    let findings = harness::doctor(hipo.root(), hipo.config(), &due, codex_home.as_deref());
+    if ctx.json {
+        print_json(&findings)?;
+    } else {
+        for f in &findings {
+            println!("{:<4} {}", f.level, f.what);
+        }
+    }
+    Ok(if findings.iter().any(|f| f.level == "fix") {
+        exit::PROBLEMS
+    } else {
+        exit::OK
+    })
+}
+
 fn unchanged(r: &Report) -> bool {
     r.files.iter().all(|(_, c)| *c == Change::Unchanged)
 }

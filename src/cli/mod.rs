@@ -103,6 +103,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
     let code = match cli.command {
         Command::Init { platform } => init::run(&ctx, &platform)?,
         Command::Uninstall { platform } => init::uninstall(&ctx, &platform)?,
+        Command::Doctor => init::doctor(&ctx)?,
         Command::Compact(args) => compact::run(&ctx, &args)?,
         Command::Status { llm } => status::run(&ctx, &llm)?,
         Command::Rebuild { llm } => rebuild::run(&ctx, &llm)?,

@@ -5,9 +5,11 @@
 //! Re-running changes nothing; `uninstall` removes exactly what hipo
 //! added and never a memory file.
 
+mod doctor;
 mod files;
 mod texts;
 
+pub use doctor::{Finding, check as doctor};
 pub use files::Change;
 
 use crate::error::{Error, Result};
