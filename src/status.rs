@@ -75,8 +75,8 @@ pub fn status(
     today: NaiveDate,
     now: DateTime<Utc>,
 ) -> Result<StatusReport> {
-    let (root, config, store) = (session.root(), session.config(), session.store());
-    let store_warning = session.store_warning().map(str::to_string);
+    let (root, config, store) = (session.root(), session.config(), session.store()?);
+    let store_warning = session.store_warning()?.map(str::to_string);
     let file_records = store.files()?.len();
     let node_records = store.nodes()?.len();
     // The configured summarizer (never called in a dry run), so nodes a

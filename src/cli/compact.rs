@@ -11,7 +11,7 @@ pub fn run(ctx: &Ctx, args: &CompactArgs) -> Result<u8> {
     let hipo = ctx.hipo()?;
     let llm = settings(&hipo, &args.llm)?;
     let session = hipo.lock(ctx.lock_wait())?;
-    if let Some(w) = session.store_warning() {
+    if let Some(w) = session.store_warning()? {
         eprintln!("hipo: {w}");
     }
     let options = Options {

@@ -20,7 +20,7 @@ pub fn run(ctx: &Ctx, args: &LlmArgs) -> Result<u8> {
     // trade a model's ROOT for the mechanical one.
     let code = {
         let session = hipo.lock(ctx.lock_wait())?;
-        if let Some(w) = session.store_warning() {
+        if let Some(w) = session.store_warning()? {
             eprintln!("hipo: {w}");
         }
         let done = session.compact(&llm, &Bar::summarising(), Options::new(ctx.today()))?;

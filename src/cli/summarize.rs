@@ -9,7 +9,7 @@ pub fn run(ctx: &Ctx, args: &LlmArgs, paths: &[String]) -> Result<u8> {
     let hipo = ctx.hipo()?;
     let llm = settings(&hipo, args)?;
     let session = hipo.lock(ctx.lock_wait())?;
-    if let Some(w) = session.store_warning() {
+    if let Some(w) = session.store_warning()? {
         eprintln!("hipo: {w}");
     }
     let done = session.summarize(&llm, paths, &Bar::summarising(), ctx.today())?;

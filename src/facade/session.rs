@@ -19,12 +19,12 @@ use chrono::{DateTime, NaiveDate, Utc};
 use std::path::Path;
 use std::time::Duration;
 
-/// The project lock, held, and the store, open. Dropping it releases the
-/// lock.
+/// The project lock, held, and the store, opened when first needed (an
+/// append or a capture never needs it: opening redb costs more than the
+/// append). Dropping it releases the lock.
 pub struct Session<'h> {
     hipo: &'h Hipo,
-    store: Store,
-    store_warning: Option<String>,
+    store: std::sync::OnceLock<(Store, Option<String>)>,
     _lock: ProjectLock,
 }
 
@@ -56,11 +56,9 @@ pub struct Appended {
 impl<'h> Session<'h> {
     pub(super) fn open(hipo: &'h Hipo, wait: Duration) -> Result<Session<'h>> {
         let lock = ProjectLock::acquire(&hipo.root, wait, hipo.notice())?;
-        let (store, store_warning) = Store::open(&hipo.root)?;
         Ok(Session {
             hipo,
-            store,
-            store_warning,
+            store: std::sync::OnceLock::new(),
             _lock: lock,
         })
     }
@@ -75,13 +73,23 @@ impl<'h> Session<'h> {
         &self.hipo.config
     }
 
-    pub(crate) fn store(&self) -> &Store {
-        &self.store
+    /// The store, opened on first use (rebuilt with a warning when it
+    /// cannot be read).
+    pub(crate) fn store(&self) -> Result<&Store> {
+        Ok(&self.opened()?.0)
     }
 
-    /// Set when the store could not be read and was rebuilt on open.
-    pub fn store_warning(&self) -> Option<&str> {
-        self.store_warning.as_deref()
+    fn opened(&self) -> Result<&(Store, Option<String>)> {
+        if let Some(s) = self.store.get() {
+            return Ok(s);
+        }
+        let opened = Store::open(self.root())?;
+        Ok(self.store.get_or_init(|| opened))
+    }
+
+    /// Opens the store; set when it could not be read and was rebuilt.
+    pub fn store_warning(&self) -> Result<Option<&str>> {
+        Ok(self.opened()?.1.as_deref())
     }
 
     /// Brings the tree up to date with the backend `llm` names, then
@@ -99,7 +107,7 @@ impl<'h> Session<'h> {
             return Ok(Compacted { report, llm: None });
         }
         let dry_run = options.dry_run;
-        let mut summarizer = OllamaSummarizer::new(llm.clone(), Some(&self.store))?;
+        let mut summarizer = OllamaSummarizer::new(llm.clone(), Some(self.store()?))?;
         summarizer.resummarize = options.resummarize;
         let report = self.compact_with(&summarizer, progress, options)?;
         Ok(Compacted {
@@ -116,12 +124,12 @@ impl<'h> Session<'h> {
         progress: &dyn Progress,
         options: Options,
     ) -> Result<Report> {
-        let scan = crate::scan::scan(self.root(), &self.store.files()?);
+        let scan = crate::scan::scan(self.root(), &self.store()?.files()?);
         let dry_run = options.dry_run;
         let mut report = compact::compact(
             self.root(),
             &self.config().compaction,
-            &self.store,
+            self.store()?,
             scan,
             summarizer,
             progress,
@@ -174,11 +182,11 @@ impl<'h> Session<'h> {
         today: NaiveDate,
         now: DateTime<Utc>,
     ) -> Result<StatusReport> {
-        let scan = crate::scan::scan(self.root(), &self.store.files()?);
+        let scan = crate::scan::scan(self.root(), &self.store()?.files()?);
         if llm.backend == Backend::None {
             return status::status(self, scan, &NoneSummarizer, today, now);
         }
-        let summarizer = OllamaSummarizer::new(llm.clone(), Some(&self.store))?;
+        let summarizer = OllamaSummarizer::new(llm.clone(), Some(self.store()?))?;
         status::status(self, scan, &summarizer, today, now)
     }
 
