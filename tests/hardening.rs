@@ -129,3 +129,31 @@ fn secrets_in_published_formats_never_show() {
         assert!(shown.contains("Token::Ident(s)"), "{shown}");
     }
 }
+
+#[test]
+fn root_md_holds_its_cap_after_a_day_of_ten_thousand_entries() {
+    let p = Project::empty();
+    let kinds = ["user", "feedback", "project", "reference"];
+    let mut log = String::from("# 2027-01-20\n\n");
+    for i in 0..10_000 {
+        log.push_str(&format!(
+            "## topic number {i} [{}]\n- detail {i}\n\n",
+            kinds[i % 4]
+        ));
+    }
+    p.write("memory/2027-01-20.md", &log);
+    let (code, out, err) = p.compact(TODAY);
+    assert!(code == 0 || code == 1, "{out}{err}");
+    let root = p.read("memory/ROOT.md");
+    assert!(
+        hipo::root::estimate_tokens(&root) <= 3000,
+        "{} tokens, {} bytes",
+        hipo::root::estimate_tokens(&root),
+        root.len()
+    );
+    assert!(root.contains("## Active Context"), "{root}");
+    assert!(
+        root.contains("trimmed to stay under rootMaxTokens"),
+        "{root}"
+    );
+}
