@@ -48,13 +48,50 @@ const PATTERNS: &[Rule] = &[
     ),
     // AWS access key ids.
     (
-        r"(?-u:\b)((?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16})(?-u:\b)",
+        r"(?-u:\b)((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16})(?-u:\b)",
         1,
         None,
     ),
-    // AWS secret access keys (40 chars after a telling key name).
+    // AWS secret access keys (40 chars after a telling key name, in any
+    // spelling: `aws_secret_access_key = …`, `"SecretAccessKey": "…"` as
+    // the AWS CLI prints it, `AWS_SECRET_ACCESS_KEY: …`).
     (
-        r#"(?i)(?:aws_secret_access_key|aws_secret_key|secret_access_key)["']?\s*[=:]\s*["']?([A-Za-z0-9/+=]{40})"#,
+        r#"(?i)(?:aws_?secret_?access_?key|aws_?secret_?key|secret_?access_?key)["']?\s*[=:]\s*["']?([A-Za-z0-9/+=]{40})(?-u:\b)"#,
+        1,
+        None,
+    ),
+    // Azure storage and Service Bus connection strings, and SAS signatures.
+    (
+        r"(?i)(?-u:\b)(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})",
+        1,
+        None,
+    ),
+    (r"[?&]sig=([A-Za-z0-9%+/]{20,}(?:=|%3[dD]){0,2})", 1, None),
+    // Passwords on command lines: `--password=…` (anything but a
+    // variable), `--password …` / `--token …` (if it looks like one),
+    // `mysql -pS3cret`, `sshpass -p …`, `redis-cli -a …`, `curl -u user:pass`.
+    (
+        r#"(?:^|[\s"'])--(?:[a-z0-9]+-)*(?:password|passwd|pass|token|secret|api-?key)=["']?([^\s"'$<{\[(-][^\s"']{2,})"#,
+        1,
+        Some(not_a_flag),
+    ),
+    (
+        r#"(?:^|[\s"'])--(?:[a-z0-9]+-)*(?:password|passwd|pass|token|secret|api-?key)\s+["']?([^\s"'$<{\[(-][^\s"']{3,})"#,
+        1,
+        Some(looks_like_credential),
+    ),
+    (
+        r#"(?-u:\b)(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)(?-u:\b)[^\n|;&]*?\s-p["']?([^\s"'$<{-][^\s"']{2,})"#,
+        1,
+        None,
+    ),
+    (
+        r#"(?-u:\b)(?:sshpass\s+-p|redis-cli(?-u:\b)[^\n|;&]*?\s-a)\s*["']?([^\s"'$<{-][^\s"']{2,})"#,
+        1,
+        None,
+    ),
+    (
+        r#"(?:^|\s)(?:-u|--user)[ =]?["']?[^\s:"'@/$]+:([^\s"'@$<{][^\s"'@]{2,})"#,
         1,
         None,
     ),
@@ -79,6 +116,65 @@ const PATTERNS: &[Rule] = &[
     ),
     // Google API keys.
     (r"(?-u:\b)(AIza[0-9A-Za-z_-]{35})", 1, None),
+    // Firebase Cloud Messaging server keys.
+    (
+        r"(?-u:\b)(AAAA[A-Za-z0-9_-]{7}:[A-Za-z0-9_-]{140})",
+        1,
+        None,
+    ),
+    // Tokens with a published prefix (the gitleaks rules): GitLab,
+    // Stripe webhook secrets, Hugging Face, npm, PyPI, SendGrid, Shopify,
+    // Square, Databricks, Grafana, Postman, Doppler, Atlassian, Mailchimp,
+    // age, Sentry, Docker Hub, DigitalOcean, Linear, Vault, New Relic,
+    // Pulumi, Slack app tokens.
+    (
+        concat!(
+            r"(?-u:\b)(",
+            r"gl(?:pat|ptt|dt|rt|cbt|soat|ffct|imt|oas|wt)-[A-Za-z0-9_-]{20,}",
+            r"|glagent-[A-Za-z0-9_-]{50,}|GR1348941[A-Za-z0-9_-]{20,}",
+            r"|whsec_[A-Za-z0-9+/=]{24,}",
+            r"|hf_[A-Za-z0-9]{30,}|api_org_[A-Za-z0-9]{30,}",
+            r"|npm_[A-Za-z0-9]{36}",
+            r"|pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{40,}",
+            r"|SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}",
+            r"|shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}",
+            r"|sq0(?:atp|csp|idp)-[A-Za-z0-9_-]{22,60}|EAAA[A-Za-z0-9_-]{22,60}",
+            r"|dapi[a-f0-9]{32}(?:-[0-9]+)?",
+            r"|glc_[A-Za-z0-9+/]{32,400}={0,3}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|eyJrIjoi[A-Za-z0-9]{70,400}={0,3}",
+            r"|PMAK-[a-fA-F0-9]{24}-[a-fA-F0-9]{34}",
+            r"|dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,44}",
+            r"|ATATT3[A-Za-z0-9_=-]{50,}|ATCTT3[A-Za-z0-9_=-]{50,}",
+            r"|[0-9a-f]{32}-us[0-9]{1,2}",
+            r"|AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}",
+            r"|sntry[us]_[A-Za-z0-9+/=_]{40,}",
+            r"|dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}",
+            r"|do[opr]_v1_[a-f0-9]{64}",
+            r"|lin_api_[A-Za-z0-9]{40}",
+            r"|hv[sb]\.[A-Za-z0-9_-]{24,}",
+            r"|NRAK-[A-Z0-9]{27}",
+            r"|pul-[a-f0-9]{40}",
+            r"|xapp-[0-9]-[A-Z0-9]+-[0-9]+-[a-z0-9]+",
+            // A token may end in `-` or `=`: it ends where its alphabet does.
+            r")(?:[^A-Za-z0-9_-]|$)"
+        ),
+        1,
+        None,
+    ),
+    // Telegram bot tokens: the bot's id, a colon, 35 characters.
+    (r"(?-u:\b)([0-9]{5,16}:A[A-Za-z0-9_-]{34})(?-u:\b)", 1, None),
+    // Atlassian API tokens of the older 24-character kind, next to a
+    // telling name.
+    (
+        r#"(?i)(?:atlassian|confluence|jira)[a-z0-9_.-]{0,20}["']?\s*[:=]\s*["']?([a-z0-9]{24})(?-u:\b)"#,
+        1,
+        None,
+    ),
+    // A Sentry DSN: its key is the user part of the URL.
+    (
+        r"(?i)(?-u:\b)https?://([a-f0-9]{32})(?::[a-f0-9]{32})?@",
+        1,
+        None,
+    ),
     // JSON Web Tokens.
     (
         r"(?-u:\b)(eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})",
@@ -92,7 +188,12 @@ const PATTERNS: &[Rule] = &[
         None,
     ),
     // OpenAI / Anthropic style keys (long enough not to be `sk-learn`).
-    (r"(?-u:\b)(sk-(?:ant-|proj-)?[A-Za-z0-9_-]{20,})", 1, None),
+    // A path like `docs/sk-learn-pipeline-notes.md` is words, not a key.
+    (
+        r"(?-u:\b)(sk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,})",
+        1,
+        Some(looks_like_credential),
+    ),
     // Bearer tokens in headers.
     (r"(?i)(?-u:\b)bearer\s+([A-Za-z0-9._~+/-]{16,}=*)", 1, None),
     // Basic credentials in headers (base64 of user:password).
@@ -125,16 +226,16 @@ const PATTERNS: &[Rule] = &[
     // the secret, plain word or not, unless it is a variable, a path, a
     // placeholder or a flag value.
     (
-        r#"(?-u:\b)[A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY|PRIVATE_?KEY|SECRET_?KEY)=([^\s"'$<{\[/~.(][^\s"',;]{3,})"#,
+        r#"(?-u:\b)[A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY|PRIVATE_?KEY|SECRET_?KEY)=([^\s"'$<{\[/~.(:=][^\s"',;]{3,})"#,
         1,
         Some(not_a_flag),
     ),
     // key=value unquoted: the value must look like a credential (6+ chars,
     // not a path, variable or placeholder, not a plain word).
     (
-        concat!(key!(), r#"\s*[:=]\s*([^\s"',;\[/~.$<{(][^\s"',;]{5,})"#),
+        concat!(key!(), r#"\s*[:=]\s*([^\s"',;\[/~.$<{(:=][^\s"',;]{5,})"#),
         1,
-        Some(looks_like_credential),
+        Some(credential_not_code),
     ),
 ];
 
@@ -146,6 +247,15 @@ fn looks_like_credential(value: &str) -> bool {
     let symbol = |c: char| !c.is_alphanumeric() && !matches!(c, '-' | '_' | '.' | '/');
     v.chars().any(|c| c.is_ascii_digit() || symbol(c))
         || (v.chars().any(char::is_lowercase) && v.chars().skip(1).any(char::is_uppercase))
+}
+
+/// [`looks_like_credential`], and not code that reads a secret from
+/// elsewhere: `os.environ[`, `getenv(`, `Ident(s)`, `process.env.KEY`.
+fn credential_not_code(value: &str) -> bool {
+    static CODE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"^(?:[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*(?:[\[(]|::)|process\.env\.|os\.environ|ENV\[)").ok()
+    });
+    looks_like_credential(value) && !CODE.as_ref().is_some_and(|re| re.is_match(value))
 }
 
 /// True unless an assigned value is a flag (`USE_TOKEN=true`).
@@ -374,6 +484,187 @@ mod tests {
             "https://discord.com/api/webhooks/123456789012345678/abcdefghijklmnopqrstuvwxyz_0123",
             "https://discord.com/api/webhooks/123456789012345678/[REDACTED]",
         ),
+        (
+            r#"{"AccessKeyId": "AKIAUJZDE8GXD6NCF10E", "SecretAccessKey": "El2hpChYgCfrL1spNxnyVmihA+2O76UMFxFkM+R5"}"#,
+            r#"{"AccessKeyId": "[REDACTED]", "SecretAccessKey": "[REDACTED]"}"#,
+        ),
+        (
+            r#"{"aws_secret_access_key":"sMehGAkWvj7FAc9QeWJKY40uvSwMFLZDe1f8rESQ"}"#,
+            r#"{"aws_secret_access_key":"[REDACTED]"}"#,
+        ),
+        (
+            "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=ihN5KXSc7Tvo/hBKqFYY/kv5ZJr3J1TWDtkwtDDb+xHKas1VOqg6YYZYn9ZhyiA4uoRgnatmUdjAWtGSU8po+7==;EndpointSuffix=core.windows.net",
+            "DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=[REDACTED];EndpointSuffix=core.windows.net",
+        ),
+        (
+            "Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=99NksnRH9ucAUsdMlHUvTCQCyEZDz/TddJ8HyS5SUkC=",
+            "Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=[REDACTED]",
+        ),
+        (
+            "https://acme.blob.core.windows.net/c/f.txt?sv=2022-11-02&ss=b&sp=r&sig=goEmvnEN5N1aE6PwZPf1Qh6yYTWmE4lBYOvfZ8%U%3D",
+            "https://acme.blob.core.windows.net/c/f.txt?sv=2022-11-02&ss=b&sp=r&sig=[REDACTED]",
+        ),
+        (
+            "mysql -u root -pS3cr3tPass -h db.internal app",
+            "mysql -u root -p[REDACTED] -h db.internal app",
+        ),
+        (
+            "psql --password=Hunter2hunter2 app",
+            "psql --password=[REDACTED] app",
+        ),
+        (
+            "vault login --token hvs_not_a_real_shape9 now",
+            "vault login --token [REDACTED] now",
+        ),
+        (
+            "curl -u admin:Pa55word! https://api.example.com",
+            "curl -u admin:[REDACTED] https://api.example.com",
+        ),
+        (
+            "sshpass -p hunter2 ssh box",
+            "sshpass -p [REDACTED] ssh box",
+        ),
+        (
+            "redis-cli -h cache -a s3cretpass ping",
+            "redis-cli -h cache -a [REDACTED] ping",
+        ),
+        (
+            "shopify 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 ok",
+            "shopify [REDACTED] ok",
+        ),
+        (
+            "square EAAAT61qtc4xatws8phP9nhFyJfm5di4PzJ59FHz5r1pY4OjE2jBMptUsGr7CmY- ok",
+            "square [REDACTED] ok",
+        ),
+        (
+            "square sq0csp-uCu3ZR1zTOlUcR64cXQLioDnkHIfxIq2HZt_PlJhx2j ok",
+            "square [REDACTED] ok",
+        ),
+        (
+            "databricks dapi802827283e0ad84173581569969e58b0 ok",
+            "databricks [REDACTED] ok",
+        ),
+        (
+            "grafana glsa_qcabUGJmGEp7CgQ0PBQFI14zGtSnovm1_4cb14028 ok",
+            "grafana [REDACTED] ok",
+        ),
+        (
+            "grafana cloud glc_BkdfQ1y3GQsMpSscDlkrCaqx9vJupc94tnwlavyf ok",
+            "grafana cloud [REDACTED] ok",
+        ),
+        (
+            "postman PMAK-f86702824c1c099724caf494-1d4072014b3ce107f80e222f828767efc2 ok",
+            "postman [REDACTED] ok",
+        ),
+        (
+            "doppler dp.pt.E6RsXcNOPmeMjvqPVStNKiaEdFrRgSnRFsTHsDDDXh5 ok",
+            "doppler [REDACTED] ok",
+        ),
+        (
+            "atlassian ATATT3xFfGF0zNk8cL6j5IXAAjlsHUqJoUD-_Ydua_5ZMs1SWOpQaPRYpzbLGViYXjU2JgJngKtFI3OyV2dZAkg05rK_gqv81RKMGHZEM9YpvujA-C5Q52ryFlwRlOEVHzc0X0AWIRh-JUqBlIFXZ53Ncqe28_ajY75FnCttn6kfaqDeMqG3omjMyXHCabM6 ok",
+            "atlassian [REDACTED] ok",
+        ),
+        (
+            "JIRA_API_TOKEN: rup47p9pb0tdbm50fqo1xo5c",
+            "JIRA_API_TOKEN: [REDACTED]",
+        ),
+        (
+            "confluence_key = v0xzmas6en5mtmo3oqsg5lo5",
+            "confluence_key = [REDACTED]",
+        ),
+        (
+            "bot 123456789:AA1hsYgBds1ghxY5OokvQyx7eNWVQ4vnakJ ok",
+            "bot [REDACTED] ok",
+        ),
+        (
+            "mailchimp 2bd36cb9d21f6be6abf0d7c1c1e21862-us14 ok",
+            "mailchimp [REDACTED] ok",
+        ),
+        (
+            "age AGE-SECRET-KEY-14H34ZS53NQYPWX7ACSMLGLTQNF055AH9VE206YZ752MXYS9DX6LUTWG6A0 ok",
+            "age [REDACTED] ok",
+        ),
+        (
+            "fcm AAAAVI2XQWh:LLJIVGHz4FxFEtKyPiYGFDm7ena8D5VfLDpgyyjVw5HanSBeVRsfAGeAbP0VxNjAe-9i0mYtluYI0KN1gNT11cUzYZAa3u2olZU6uqbgsYlVvsSKuvinX_zMqf9OgXluCZz8xBfZuXTp ok",
+            "fcm [REDACTED] ok",
+        ),
+        (
+            "SENTRY_DSN https://47611a3ce9d97dcbee500fe7ee5fc324@o123456.ingest.sentry.io/4504",
+            "SENTRY_DSN https://[REDACTED]@o123456.ingest.sentry.io/4504",
+        ),
+        (
+            "docker login with dckr_pat_T3Ul4ffqkOkgWrdioyq_KvCiSGu today",
+            "docker login with [REDACTED] today",
+        ),
+        (
+            "The CI used glpat-u5Nr50DjqG96EnLqNGpu until it leaked.",
+            "The CI used [REDACTED] until it leaked.",
+        ),
+        (
+            "Stripe sent whsec_xcmlzkO7rRu5ykYYqhXHdO2x93CJHLS4 for the hook.",
+            "Stripe sent [REDACTED] for the hook.",
+        ),
+        (
+            "I pasted 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 into the notebook.",
+            "I pasted [REDACTED] into the notebook.",
+        ),
+        (
+            "Publish with npm_cojsNOBAGx5diFoNPcbdaKwtgHwIoALtLinx then revoke.",
+            "Publish with [REDACTED] then revoke.",
+        ),
+        (
+            "Upload used pypi-AgEIcHlwaS5vcmc8urbFt5misIZHbhS4-FvafhdZxEuhnbzs0z1wNiMg9aW37k5wCnHDepQHgI3 yesterday.",
+            "Upload used [REDACTED] yesterday.",
+        ),
+        (
+            "Mail goes out with 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 now.",
+            "Mail goes out with [REDACTED] now.",
+        ),
+        // Negatives added with the issue-11 recall work: unchanged.
+        (
+            "docs/sk-learn-pipeline-notes.md",
+            "docs/sk-learn-pipeline-notes.md",
+        ),
+        (
+            r#"client = OpenAI(api_key=os.environ["OPENAI_API_KEY"])"#,
+            r#"client = OpenAI(api_key=os.environ["OPENAI_API_KEY"])"#,
+        ),
+        (
+            r#"api_key=os.environ["OPENAI_API_KEY"]"#,
+            r#"api_key=os.environ["OPENAI_API_KEY"]"#,
+        ),
+        (
+            "match t { Token::Ident(s) => 1 }",
+            "match t { Token::Ident(s) => 1 }",
+        ),
+        (
+            r#"token = os.getenv("GH_TOKEN")"#,
+            r#"token = os.getenv("GH_TOKEN")"#,
+        ),
+        (
+            "apiKey: process.env.OPENAI_KEY,",
+            "apiKey: process.env.OPENAI_KEY,",
+        ),
+        ("ssh -p 2222 host", "ssh -p 2222 host"),
+        ("docker run -p 8080:80 app", "docker run -p 8080:80 app"),
+        (
+            "docker login --password-stdin",
+            "docker login --password-stdin",
+        ),
+        ("mysql -p app", "mysql -p app"),
+        ("use --password to set it", "use --password to set it"),
+        ("ps -u root", "ps -u root"),
+        ("time 12:30:45 ok", "time 12:30:45 ok"),
+        (
+            "see https://example.com/a?sig=short",
+            "see https://example.com/a?sig=short",
+        ),
+        (
+            "read 2026-01-02.md and sk-learn docs",
+            "read 2026-01-02.md and sk-learn docs",
+        ),
+        ("the hf_hub_download helper", "the hf_hub_download helper"),
+        ("npm_config_cache is set", "npm_config_cache is set"),
         // Negatives: unchanged.
         ("USE_TOKEN=true", "USE_TOKEN=true"),
         ("GITHUB_TOKEN=$GH_TOKEN gh", "GITHUB_TOKEN=$GH_TOKEN gh"),

@@ -7,7 +7,9 @@
 //! a section without hipo's `<!-- hipo:auto -->` marker is kept verbatim.
 //! The result stays under `compaction.rootMaxTokens` by shortening the
 //! Historical Summary first, then dropping the oldest project and
-//! reference topics; user and feedback topics are always listed.
+//! reference topics; if that is not enough, whatever the input, the
+//! generated sections are cut too (user and feedback topics next, Active
+//! Context last). Hand-written sections are never cut.
 
 use crate::error::Result;
 use crate::layout::NodeId;
@@ -68,41 +70,39 @@ pub fn build(input: &RootInput) -> String {
         .unwrap_or_else(|| auto(recent_patterns(input)));
     let mut topics = topic_lines(input.today, &latest);
     let extra = kept_extra(input.existing);
-    let render = |history: &str, topics: &[TopicLine], omitted: usize| {
-        let mut out = fm.render();
-        out.push('\n');
-        for (title, body) in SECTIONS
-            .iter()
-            .zip([active.as_str(), patterns.as_str(), history, ""])
-        {
-            out.push_str(&format!("## {title}\n"));
-            if *title == "Topics Index" {
-                // Always computed, so marked like every section hipo writes.
-                out.push_str(AUTO);
+    let render =
+        |active: &str, patterns: &str, history: &str, topics: &[TopicLine], omitted: usize| {
+            let mut out = fm.render();
+            out.push('\n');
+            for (title, body) in SECTIONS.iter().zip([active, patterns, history, ""]) {
+                out.push_str(&format!("## {title}\n"));
+                if *title == "Topics Index" {
+                    // Always computed, so marked like every section hipo writes.
+                    out.push_str(AUTO);
+                    out.push('\n');
+                    for t in topics {
+                        out.push_str(&t.text);
+                        out.push('\n');
+                    }
+                    if omitted > 0 {
+                        out.push_str(&omitted_line(omitted));
+                    }
+                } else {
+                    out.push_str(body);
+                }
                 out.push('\n');
-                for t in topics {
-                    out.push_str(&t.text);
+            }
+            for (title, body) in &extra {
+                out.push_str(&format!("## {title}\n{body}"));
+                if !body.ends_with('\n') {
                     out.push('\n');
                 }
-                if omitted > 0 {
-                    out.push_str(&omitted_line(omitted));
-                }
-            } else {
-                out.push_str(body);
             }
-            out.push('\n');
-        }
-        for (title, body) in &extra {
-            out.push_str(&format!("## {title}\n{body}"));
-            if !body.ends_with('\n') {
-                out.push('\n');
-            }
-        }
-        out
-    };
+            out
+        };
     let budget = input.max_tokens;
     let size_of = |h: &str, topics: &[TopicLine], omitted: usize| {
-        estimate_tokens(&render(h, topics, omitted))
+        estimate_tokens(&render(&active, &patterns, h, topics, omitted))
     };
     let mut history = kept[2]
         .clone()
@@ -120,7 +120,7 @@ pub fn build(input: &RootInput) -> String {
         };
     }
     if size_of(&history, &topics, 0) <= budget {
-        return render(&history, &topics, 0);
+        return render(&active, &patterns, &history, &topics, 0);
     }
     // Then the oldest project topics, then the oldest references; user and
     // feedback topics are never dropped. A project topic over 90 days old
@@ -186,7 +186,120 @@ pub fn build(input: &RootInput) -> String {
     }
     let mut flags = drop.into_iter();
     topics.retain(|_| !flags.next().unwrap_or(false));
-    render(&history, &topics, omitted)
+    let out = render(&active, &patterns, &history, &topics, omitted);
+    if estimate_tokens(&out) <= budget {
+        return out;
+    }
+    // Still over (a day of ten thousand entries, years of history): the
+    // cap holds whatever the input. Historical Summary loses its oldest
+    // lines, Recent Patterns its last, then user and feedback topics go
+    // (feedback first, oldest first, counted as omitted), and Active
+    // Context is cut last. Hand-written sections are the person's own
+    // text and are never cut.
+    let room = |without: String| budget.saturating_sub(estimate_tokens(&without));
+    if kept[2].is_none() {
+        let left = room(render(&active, &patterns, "", &topics, omitted));
+        history = fit_section(&history, left, true);
+    }
+    let mut patterns = patterns.clone();
+    if kept[1].is_none() {
+        let left = room(render(&active, "", &history, &topics, omitted));
+        patterns = fit_section(&patterns, left, false);
+    }
+    let mut size = estimate_tokens(&render(&active, &patterns, &history, &topics, omitted));
+    if over(size, omitted) {
+        let mut order: Vec<usize> = (0..topics.len()).collect();
+        order.sort_by_key(|&i| {
+            (
+                topics[i].topic.kind == EntryType::User,
+                std::cmp::Reverse(topics[i].age),
+            )
+        });
+        let mut drop = vec![false; topics.len()];
+        for i in order {
+            if !over(size, omitted) {
+                break;
+            }
+            drop[i] = true;
+            size -= estimate_tokens(&topics[i].text).saturating_sub(1);
+            omitted += 1;
+        }
+        let mut flags = drop.into_iter();
+        topics.retain(|_| !flags.next().unwrap_or(false));
+    }
+    let mut active = active.clone();
+    if kept[0].is_none() {
+        let left = room(render("", &patterns, &history, &topics, omitted));
+        active = fit_section(&active, left, false);
+    }
+    render(&active, &patterns, &history, &topics, omitted)
+}
+
+/// What ends a section cut to stay under the cap.
+const TRIMMED: &str =
+    "- … trimmed to stay under rootMaxTokens; see memory/daily/ and memory/monthly/\n";
+
+/// A section hipo wrote (its marker line first), cut to `tokens`: whole
+/// lines are kept from its end (`oldest_first`: the newest lines are the
+/// last) or its start, a line too long for what is left is cut short, and
+/// [`TRIMMED`] says so. Line token estimates add up to at least the
+/// estimate of their concatenation, so the result is within `tokens`
+/// unless even the marker and that line are not.
+fn fit_section(section: &str, tokens: usize, oldest_first: bool) -> String {
+    if estimate_tokens(section) <= tokens {
+        return section.to_string();
+    }
+    let mut lines: Vec<&str> = section.lines().collect();
+    let marker = match lines.first() {
+        Some(&AUTO) => {
+            lines.remove(0);
+            Some(AUTO)
+        }
+        _ => None,
+    };
+    let head = marker.map(|m| format!("{m}\n")).unwrap_or_default();
+    let mut left = tokens.saturating_sub(estimate_tokens(&head) + estimate_tokens(TRIMMED));
+    if oldest_first {
+        lines.reverse();
+    }
+    let mut kept: Vec<String> = Vec::new();
+    for line in lines {
+        let cost = estimate_tokens(line) + 1;
+        if cost <= left {
+            kept.push(line.to_string());
+            left -= cost;
+            continue;
+        }
+        // Cut the line short if a useful part of it fits.
+        if left > 8 {
+            let (mut cut, mut ascii, mut other) = (String::new(), 0usize, 0usize);
+            for c in line.chars() {
+                let (a, o) = if c.is_ascii() {
+                    (ascii + 1, other)
+                } else {
+                    (ascii, other + 1)
+                };
+                if a.div_ceil(4) + o + 2 > left {
+                    break;
+                }
+                (ascii, other) = (a, o);
+                cut.push(c);
+            }
+            cut.push('…');
+            kept.push(cut);
+        }
+        break;
+    }
+    if oldest_first {
+        kept.reverse();
+    }
+    let mut out = head;
+    for line in kept {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out.push_str(TRIMMED);
+    out
 }
 
 /// Lines of the model's Historical Summary kept however tight the cap.
@@ -202,17 +315,31 @@ fn moved_line(month: &str, keywords: &[impl AsRef<str>]) -> String {
 /// Drops a section's oldest bullet lines (the first: the model writes
 /// them oldest first) until `fits`, keeping at least `floor` of them.
 fn shorten_oldest(section: &str, floor: usize, fits: impl Fn(&str) -> bool) -> String {
-    let mut lines: Vec<&str> = section.lines().collect();
-    loop {
-        let text = format!("{}\n", lines.join("\n"));
-        let bullets = lines.iter().filter(|l| l.starts_with("- ")).count();
-        if fits(&text) || bullets <= floor {
-            return text;
-        }
-        if let Some(first) = lines.iter().position(|l| l.starts_with("- ")) {
-            lines.remove(first);
+    let lines: Vec<&str> = section.lines().collect();
+    let bullets: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with("- "))
+        .collect();
+    // Without its `k` oldest bullets; fitting only gets easier as `k`
+    // grows, so the fewest that fits is found by bisection.
+    let without = |k: usize| {
+        let first_kept = bullets.get(k).copied().unwrap_or(usize::MAX);
+        let kept: Vec<&str> = (0..lines.len())
+            .filter(|&i| i >= first_kept || !lines[i].starts_with("- "))
+            .map(|i| lines[i])
+            .collect();
+        format!("{}\n", kept.join("\n"))
+    };
+    let most = bullets.len().saturating_sub(floor);
+    let (mut lo, mut hi) = (0, most);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if fits(&without(mid)) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
         }
     }
+    without(lo)
 }
 
 fn omitted_line(n: usize) -> String {
@@ -496,6 +623,53 @@ mod tests {
         assert!(out.contains("## Active Context (recent ~7 days)\n- shipping v2 this week\n"));
         assert!(!out.contains("- old\n"));
         assert!(out.contains("## Notes\nmine\n"));
+    }
+
+    #[test]
+    fn root_respects_its_cap_whatever_the_input() {
+        // One day of ten thousand entries of every type, years of history,
+        // and a model that wrote far too much: ROOT stays under its cap,
+        // with the newest of Active Context kept and the trim said.
+        for budget in [3000, 600] {
+            let mut inp = input(None, budget);
+            let kinds = [
+                EntryType::User,
+                EntryType::Feedback,
+                EntryType::Project,
+                EntryType::Reference,
+            ];
+            let today: Vec<Topic> = (0..10_000)
+                .map(|i| t(&format!("entry-topic-{i}"), kinds[i % 4]))
+                .collect();
+            inp.days.push((d("2027-01-21"), today));
+            for m in 0..120 {
+                let day = d("2017-01-01") + chrono::Duration::days(m * 30);
+                inp.days
+                    .push((day, vec![t(&format!("old-{m}"), EntryType::User)]));
+            }
+            let out = build(&inp);
+            assert!(
+                estimate_tokens(&out) <= budget,
+                "{budget}: {}",
+                estimate_tokens(&out)
+            );
+            for title in SECTIONS {
+                assert!(out.contains(&format!("## {title}\n")), "{out}");
+            }
+            assert!(out.contains("- 2027-01-21: entry-topic-0 [user]"), "{out}");
+            assert!(out.contains("trimmed to stay under rootMaxTokens"), "{out}");
+            inp.narrative = Some([
+                "- did a thing\n".repeat(5000),
+                "- a pattern\n".repeat(5000),
+                "- history\n".repeat(5000),
+            ]);
+            let out = build(&inp);
+            assert!(
+                estimate_tokens(&out) <= budget,
+                "{budget}: {}",
+                estimate_tokens(&out)
+            );
+        }
     }
 
     #[test]

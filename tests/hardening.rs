@@ -97,3 +97,63 @@ fn extra_globs_outside_the_project_are_refused() {
         assert_eq!(err.lines().count(), 1, "{err}");
     }
 }
+
+#[test]
+fn secrets_in_published_formats_never_show() {
+    let p = Project::empty();
+    let secrets = [
+        "glpat-Xk3vQ9pLm2Rt7Yw1Zb4N",
+        "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",
+        "dckr_pat_Ab3De5Gh7Jk9Lm1Np3Qr5St7Vw",
+        "AccountKey=Zm9vYmFyYmF6cXV4cXV1eGZvb2Jhcg0123456789abcd==",
+    ];
+    let mut log = String::from("# 2027-01-20\n\n## Rotation day [project]\n");
+    for s in secrets {
+        log.push_str(&format!("- the old credential was {s} until today\n"));
+    }
+    log.push_str("- ran curl -u deploy:Pa55word!x https://ci.example.com\n");
+    log.push_str("- notes in docs/sk-learn-pipeline-notes.md about Token::Ident(s)\n");
+    p.write("memory/2027-01-20.md", &log);
+    let (code, out, err) = p.compact(TODAY);
+    assert_eq!(code, 0, "{out}{err}");
+    let daily = p.read("memory/daily/2027-01-20.md");
+    let (_, got, _) = p.run(["get", "memory/2027-01-20.md"]);
+    let (_, found, _) = p.run(["search", "--full", "credential rotation"]);
+    for shown in [&daily, &got, &found] {
+        for s in secrets {
+            let tail = s.split_once(['=', '-', '.', '_']).unwrap().1;
+            assert!(!shown.contains(tail), "{s} shown:\n{shown}");
+        }
+        assert!(!shown.contains("Pa55word"), "{shown}");
+        assert!(shown.contains("docs/sk-learn-pipeline-notes.md"), "{shown}");
+        assert!(shown.contains("Token::Ident(s)"), "{shown}");
+    }
+}
+
+#[test]
+fn root_md_holds_its_cap_after_a_day_of_ten_thousand_entries() {
+    let p = Project::empty();
+    let kinds = ["user", "feedback", "project", "reference"];
+    let mut log = String::from("# 2027-01-20\n\n");
+    for i in 0..10_000 {
+        log.push_str(&format!(
+            "## topic number {i} [{}]\n- detail {i}\n\n",
+            kinds[i % 4]
+        ));
+    }
+    p.write("memory/2027-01-20.md", &log);
+    let (code, out, err) = p.compact(TODAY);
+    assert!(code == 0 || code == 1, "{out}{err}");
+    let root = p.read("memory/ROOT.md");
+    assert!(
+        hipo::root::estimate_tokens(&root) <= 3000,
+        "{} tokens, {} bytes",
+        hipo::root::estimate_tokens(&root),
+        root.len()
+    );
+    assert!(root.contains("## Active Context"), "{root}");
+    assert!(
+        root.contains("trimmed to stay under rootMaxTokens"),
+        "{root}"
+    );
+}
