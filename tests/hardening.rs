@@ -146,9 +146,9 @@ fn root_md_holds_its_cap_after_a_day_of_ten_thousand_entries() {
     assert!(code == 0 || code == 1, "{out}{err}");
     let root = p.read("memory/ROOT.md");
     assert!(
-        hipo::root::estimate_tokens(&root) <= 3000,
+        hipo::markdown::estimate_tokens(&root) <= 3000,
         "{} tokens, {} bytes",
-        hipo::root::estimate_tokens(&root),
+        hipo::markdown::estimate_tokens(&root),
         root.len()
     );
     assert!(root.contains("## Active Context"), "{root}");
