@@ -60,6 +60,7 @@ pub mod journal;
 pub mod layout;
 pub mod llm;
 pub mod markdown;
+pub mod mcp;
 pub mod progress;
 pub mod project;
 pub mod redact;
@@ -70,6 +71,7 @@ pub mod search;
 pub mod status;
 pub mod store;
 pub mod summarize;
+pub mod timeline;
 pub mod tree;
 
 pub use error::{Error, Problem, Result};

@@ -10,6 +10,7 @@ mod get;
 mod index;
 mod init;
 mod llm_check;
+mod mcp;
 mod output;
 mod rebuild;
 mod search;
@@ -110,6 +111,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Get { target } => get::run(&ctx, &target)?,
         Command::Index => index::run(&ctx)?,
         Command::Eval(args) => eval::run(&ctx, &args)?,
+        Command::Mcp { llm } => mcp::run(&ctx, &llm)?,
     };
     Ok(ExitCode::from(code))
 }
