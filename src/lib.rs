@@ -63,6 +63,7 @@ pub mod journal;
 pub mod layout;
 pub mod llm;
 pub mod markdown;
+pub mod mcp;
 pub mod platform;
 pub mod progress;
 pub(crate) mod project;
@@ -74,6 +75,7 @@ pub mod search;
 pub mod status;
 pub(crate) mod store;
 pub mod summarize;
+pub mod timeline;
 pub mod tree;
 
 pub use error::{Error, Problem, Result};

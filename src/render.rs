@@ -9,6 +9,7 @@ use crate::layout::Level;
 use crate::markdown::{Status, estimate_tokens};
 use crate::search::Hit;
 use crate::status::StatusReport;
+use crate::timeline::Item;
 use std::fmt::Write;
 
 /// Whether to emit ANSI styling. The front end decides (a terminal, and
@@ -326,4 +327,53 @@ fn status_health(out: &mut String, s: Style, report: &StatusReport) {
             let _ = writeln!(out, "  {p}");
         }
     }
+}
+
+/// A timeline, one line per entry or node, at most `limit` lines; a last
+/// line says how many were left out.
+pub fn timeline(items: &[Item], limit: usize) -> String {
+    if items.is_empty() {
+        return "nothing in that range\n".into();
+    }
+    let mut out = String::new();
+    for i in items.iter().take(limit) {
+        let at = format!("{}:{}", i.path, i.line);
+        match i.kind {
+            Some(kind) => {
+                let _ = writeln!(
+                    out,
+                    "{:<10}  {at}  [{}] {}",
+                    i.period,
+                    kind.as_str(),
+                    i.title
+                );
+            }
+            None => {
+                let mut about = format!("{} node", i.level.as_str());
+                if let Some(st) = &i.status {
+                    about.push_str(&format!(" ({st})"));
+                }
+                if !i.topics.is_empty() {
+                    const SHOWN: usize = 8;
+                    let more = i.topics.len().saturating_sub(SHOWN);
+                    about.push_str(&format!(
+                        ": {}",
+                        i.topics[..i.topics.len().min(SHOWN)].join(", ")
+                    ));
+                    if more > 0 {
+                        about.push_str(&format!(" and {more} more"));
+                    }
+                }
+                let _ = writeln!(out, "{:<10}  {at}  {about}", i.period);
+            }
+        }
+    }
+    if items.len() > limit {
+        let _ = writeln!(
+            out,
+            "… {} more older line(s); narrow the range or raise the limit",
+            items.len() - limit
+        );
+    }
+    out
 }

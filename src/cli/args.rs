@@ -96,6 +96,11 @@ pub enum Command {
     Index,
     /// Measure retrieval quality: Recall@k and MRR over a JSON Lines fixture.
     Eval(EvalArgs),
+    /// Serve memory as MCP tools over stdin/stdout (search, get, recall, checkpoint, status, compact, timeline).
+    Mcp {
+        #[command(flatten)]
+        llm: LlmArgs,
+    },
 }
 
 /// `hipo compact` flags.

@@ -12,6 +12,7 @@ mod index;
 mod ingest;
 mod init;
 mod llm_check;
+mod mcp;
 mod output;
 mod rebuild;
 mod search;
@@ -119,6 +120,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Get { target } => get::run(&ctx, &target)?,
         Command::Index => index::run(&ctx)?,
         Command::Eval(args) => eval::run(&ctx, &args)?,
+        Command::Mcp { llm } => mcp::run(&ctx, &llm)?,
     };
     Ok(ExitCode::from(code))
 }

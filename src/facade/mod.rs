@@ -136,7 +136,23 @@ impl Hipo {
 
     /// A file, a slice of it, or a hit's section (`#id`), redacted.
     pub fn get(&self, target: &str) -> Result<get::Slice> {
-        get::get(&self.root, &get::parse(target)?)
+        self.get_target(&get::parse(target)?)
+    }
+
+    /// [`Hipo::get`] with the target already parsed.
+    pub fn get_target(&self, target: &get::Target) -> Result<get::Slice> {
+        get::get(&self.root, target)
+    }
+
+    /// The raw logs' entries and the tree's nodes between `from` and `to`
+    /// (inclusive), newest first; see [`crate::timeline`].
+    pub fn timeline(
+        &self,
+        from: chrono::NaiveDate,
+        to: chrono::NaiveDate,
+        kind: Option<crate::markdown::EntryType>,
+    ) -> Result<Vec<crate::timeline::Item>> {
+        crate::timeline::timeline(&self.root, from, to, kind)
     }
 
     /// Recall@k and MRR of `cases` against this project's index.

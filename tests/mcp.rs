@@ -1,0 +1,488 @@
+//! `hipo mcp` driven as a client would: the real binary spawned on a temp
+//! copy of the sample, JSON-RPC lines over its stdin and stdout.
+
+mod common;
+
+use common::Project;
+use common::fake_ollama::{FakeOllama, Mode};
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::Duration;
+
+const TODAY: &str = "2027-01-21";
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// A running `hipo mcp` and what it wrote so far.
+struct Client {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Value>,
+    next_id: u64,
+    /// Notifications received while waiting for responses.
+    notes: Vec<Value>,
+}
+
+impl Client {
+    /// Starts `hipo --dir P --today TODAY mcp EXTRA…` and initializes.
+    fn start(p: &Project, extra: &[&str], env: &[(&str, &str)]) -> Client {
+        let mut cmd = Command::new(assert_cmd::cargo::cargo_bin!("hipo"));
+        cmd.arg("--dir")
+            .arg(p.path())
+            .args(["--today", TODAY, "mcp"])
+            .args(extra)
+            .env_remove("HIPO_DIR")
+            .env_remove("HIPO_LOCK_WAIT")
+            .envs(env.iter().copied())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = cmd.spawn().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                let v: Value = serde_json::from_str(&line)
+                    .unwrap_or_else(|e| panic!("not JSON-RPC: {line}: {e}"));
+                if tx.send(v).is_err() {
+                    break;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        let mut c = Client {
+            child,
+            stdin,
+            lines,
+            next_id: 1,
+            notes: Vec::new(),
+        };
+        let init = c.request(
+            "initialize",
+            json!({
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "hipo-test", "version": "0"}
+            }),
+        );
+        assert_eq!(init["result"]["serverInfo"]["name"], "hipo", "{init}");
+        c.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        c
+    }
+
+    fn send(&mut self, v: Value) {
+        let stdin = self.stdin.as_mut().unwrap();
+        writeln!(stdin, "{v}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Sends a request and waits for its response (notifications that
+    /// arrive meanwhile are kept in `notes`).
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let v = self
+                .lines
+                .recv_timeout(PATIENCE)
+                .unwrap_or_else(|_| panic!("no answer to {method}"));
+            if v["id"] == json!(id) {
+                return v;
+            }
+            self.notes.push(v);
+        }
+    }
+
+    /// Calls a tool; the whole response.
+    fn call(&mut self, tool: &str, args: Value) -> Value {
+        self.request("tools/call", json!({"name": tool, "arguments": args}))
+    }
+
+    /// Calls a tool that must succeed; its text.
+    fn text(&mut self, tool: &str, args: Value) -> String {
+        let r = self.call(tool, args);
+        assert_eq!(r["result"]["isError"], false, "{tool}: {r}");
+        r["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{tool}: {r}"))
+            .to_string()
+    }
+
+    /// Closes stdin and waits for the exit code and stderr.
+    fn close(mut self) -> (Option<i32>, String) {
+        drop(self.stdin.take());
+        let start = std::time::Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                let mut err = String::new();
+                use std::io::Read;
+                self.child
+                    .stderr
+                    .take()
+                    .unwrap()
+                    .read_to_string(&mut err)
+                    .unwrap();
+                return (status.code(), err);
+            }
+            assert!(
+                start.elapsed() < PATIENCE,
+                "hipo mcp did not end after stdin closed"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn initialize_lists_tools_with_schemas_and_closed_stdin_ends_quietly() {
+    let p = Project::sample();
+    let mut c = Client::start(&p, &[], &[]);
+    let tools = c.request("tools/list", json!({}));
+    let tools = tools["result"]["tools"].as_array().unwrap().clone();
+    let mut names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "checkpoint",
+            "compact",
+            "get",
+            "recall",
+            "search",
+            "status",
+            "timeline"
+        ]
+    );
+    for t in &tools {
+        assert!(
+            t["description"].as_str().unwrap().len() > 80,
+            "a description a model can decide by: {t}"
+        );
+        assert_eq!(t["inputSchema"]["type"], "object", "{t}");
+    }
+    let search = tools.iter().find(|t| t["name"] == "search").unwrap();
+    assert_eq!(search["inputSchema"]["required"], json!(["query"]));
+    for filter in ["type", "level", "after", "before", "week", "month", "path"] {
+        assert!(
+            search["inputSchema"]["properties"][filter].is_object(),
+            "{filter}"
+        );
+    }
+    // An unknown method is an error, never the end of the connection.
+    let r = c.request("no/such/method", json!({}));
+    assert_eq!(r["error"]["code"], -32601, "{r}");
+    assert!(c.text("status", json!({})).contains("tree:"));
+    let (code, err) = c.close();
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.is_empty(), "quiet: {err}");
+}
+
+#[test]
+fn each_tool_answers_on_the_sample() {
+    let p = Project::sample();
+    p.write("SCRATCHPAD.md", "# Scratchpad\n\nnext: read replicas\n");
+    let mut c = Client::start(&p, &[], &[]);
+
+    // search: hits with path, line, heading, level, date, snippet, id.
+    let r = c.call(
+        "search",
+        json!({"query": "when did we cut over to postgres 16?", "limit": 3}),
+    );
+    let found = &r["result"]["structuredContent"];
+    assert_eq!(found["fresh"], true, "{r}");
+    let hit = &found["hits"][0];
+    assert_eq!(hit["path"], "memory/2027-01-08.md", "{r}");
+    for key in [
+        "path", "line", "heading", "level", "date", "snippet", "id", "type",
+    ] {
+        assert!(!hit[key].is_null(), "{key}: {hit}");
+    }
+    let text = r["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("memory/2027-01-08.md:3"), "{text}");
+    let r = c.call(
+        "search",
+        json!({"query": "postgres", "type": "user", "after": "2027-01-01"}),
+    );
+    assert_eq!(r["result"]["isError"], false, "{r}");
+
+    // get: by id, and by path and line.
+    let id = hit["id"].as_str().unwrap().to_string();
+    let section = c.text("get", json!({"id": id}));
+    assert!(
+        section.contains("3  ## Postgres 16 cutover [project]"),
+        "{section}"
+    );
+    let slice = c.text(
+        "get",
+        json!({"path": "memory/2027-01-20.md", "line": 3, "count": 2}),
+    );
+    assert!(
+        slice.contains("(lines 3-4 of") && slice.contains("4  - request: draft the Q1 roadmap"),
+        "{slice}"
+    );
+
+    // recall: within the budget.
+    let pack = c.text(
+        "recall",
+        json!({"request": "postgres cutover", "budget": 120}),
+    );
+    assert!(pack.contains("memory/2027-01-08.md:3"), "{pack}");
+    assert!(
+        hipo::markdown::estimate_tokens(&pack) <= 140,
+        "{}: {pack}",
+        hipo::markdown::estimate_tokens(&pack)
+    );
+
+    // checkpoint: appended, then found by search and timeline.
+    let done = c.text(
+        "checkpoint",
+        json!({
+            "type": "feedback",
+            "topic": "Kayak naming rule",
+            "fields": {"rule": "name kayaks after rivers", "why": "the user likes it", "how-to-apply": "ask first"},
+        }),
+    );
+    assert!(done.contains("memory/2027-01-21.md:3"), "{done}");
+    let log = p.read("memory/2027-01-21.md");
+    assert!(
+        log.contains("## Kayak naming rule [feedback]\n- rule: name kayaks after rivers\n- why: the user likes it\n- how-to-apply: ask first\n"),
+        "fields in the order given: {log}"
+    );
+    let r = c.call("search", json!({"query": "kayaks rivers"}));
+    assert_eq!(
+        r["result"]["structuredContent"]["hits"][0]["path"], "memory/2027-01-21.md",
+        "{r}"
+    );
+    let tl = c.text("timeline", json!({"type": "feedback"}));
+    assert!(
+        tl.contains("2027-01-15..2027-01-21")
+            && tl.contains("memory/2027-01-21.md:3  [feedback] Kayak naming rule"),
+        "{tl}"
+    );
+
+    // status, then compact (no model: long nodes wait for a summary).
+    let status = c.text("status", json!({}));
+    assert!(status.contains("compaction due:"), "{status}");
+    let compacted = c.text("compact", json!({}));
+    assert!(compacted.contains("wrote"), "{compacted}");
+    assert!(p.exists("memory/ROOT.md"));
+
+    // timeline over two weeks: entries and nodes, newest first, path:line.
+    let tl = c.text(
+        "timeline",
+        json!({"from": "2027-01-11", "to": "2027-01-21"}),
+    );
+    let lines: Vec<&str> = tl.lines().collect();
+    assert!(lines[1].contains("memory/"), "{tl}");
+    let at = |needle: &str| {
+        lines
+            .iter()
+            .position(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("{needle}: {tl}"))
+    };
+    assert!(
+        at("memory/2027-01-20.md:3  [project] Q1 roadmap draft") < at("memory/2027-01-12.md:3")
+    );
+    assert!(at("memory/weekly/2027-W02.md:1  weekly node") > 0);
+
+    // resources: ROOT and the hot file that exists.
+    let list = c.request("resources/list", json!({}));
+    let uris: Vec<String> = list["result"]["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["uri"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(uris.len(), 2, "{list}");
+    assert!(uris[0].ends_with("/memory/ROOT.md") && uris[1].ends_with("/SCRATCHPAD.md"));
+    let read = c.request("resources/read", json!({"uri": uris[0]}));
+    let root = read["result"]["contents"][0]["text"].as_str().unwrap();
+    assert!(root.contains("## Topics Index"), "{read}");
+    let r = c.request("resources/read", json!({"uri": "file:///etc/passwd"}));
+    assert!(
+        r["error"]["message"].as_str().unwrap().contains("`uri`"),
+        "{r}"
+    );
+    let (code, err) = c.close();
+    assert_eq!(code, Some(0), "{err}");
+}
+
+#[test]
+fn bad_arguments_are_invalid_params_naming_the_argument() {
+    let p = Project::sample();
+    let mut c = Client::start(&p, &[], &[]);
+    for (tool, args, says) in [
+        (
+            "search",
+            json!({"query": "x", "type": "bug"}),
+            "`type`: unknown type `bug`; use user, feedback",
+        ),
+        (
+            "search",
+            json!({"query": "x", "after": "2027-02-30"}),
+            "`after`: `2027-02-30` is not a date; write it like",
+        ),
+        (
+            "search",
+            json!({"query": "x", "week": "2027-W60"}),
+            "`week`:",
+        ),
+        ("search", json!({"query": "x", "limit": 0}), "`limit`:"),
+        ("search", json!({}), "search: missing field `query`"),
+        (
+            "search",
+            json!({"query": "x", "colour": "red"}),
+            "unknown field `colour`",
+        ),
+        ("get", json!({"path": "../../etc/passwd"}), "`path`:"),
+        ("get", json!({"path": "memory/nope.md"}), "`path`:"),
+        (
+            "get",
+            json!({"id": "#abcdef123456"}),
+            "`id`: no section has id",
+        ),
+        ("get", json!({"id": "zz"}), "`id`:"),
+        ("get", json!({}), "`path`: missing"),
+        (
+            "checkpoint",
+            json!({"type": "bug", "topic": "t", "body": "b"}),
+            "`type`: unknown type `bug`",
+        ),
+        (
+            "checkpoint",
+            json!({"type": "user", "topic": "t"}),
+            "`fields`:",
+        ),
+        (
+            "timeline",
+            json!({"from": "yesterday"}),
+            "`from`: `yesterday` is not a date",
+        ),
+        (
+            "timeline",
+            json!({"from": "2027-01-20", "to": "2027-01-10"}),
+            "`from`:",
+        ),
+        ("timeline", json!({"type": "bug"}), "`type`:"),
+        ("recall", json!({"request": " "}), "`request`:"),
+    ] {
+        let r = c.call(tool, args.clone());
+        assert_eq!(r["error"]["code"], -32602, "{tool} {args}: {r}");
+        let msg = r["error"]["message"].as_str().unwrap();
+        assert!(msg.contains(says), "{tool} {args}: {msg}");
+    }
+    assert!(!p.exists("memory/2027-01-21.md"), "nothing written");
+    let (code, err) = c.close();
+    assert_eq!(code, Some(0), "{err}");
+}
+
+#[test]
+fn engine_problems_are_tool_errors_and_a_held_lock_is_waited_on_boundedly() {
+    // No project at the given directory: a tool error with hipo's message
+    // (the server started all the same: nothing is opened before a call).
+    let nowhere = Project {
+        dir: tempfile::tempdir().unwrap(),
+    };
+    let mut c = Client::start(&nowhere, &[], &[]);
+    let r = c.call("timeline", json!({}));
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    let msg = r["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(msg.starts_with("hipo: "), "{msg}");
+    drop(c);
+
+    // Another process holds the lock: writes wait HIPO_LOCK_WAIT and say
+    // so; a search answers from the index as it is, not fresh.
+    let p = Project::sample();
+    let mut c = Client::start(&p, &[], &[("HIPO_LOCK_WAIT", "0.3")]);
+    let r = c.call("search", json!({"query": "postgres"}));
+    assert_eq!(r["result"]["structuredContent"]["fresh"], true, "{r}");
+    let project = hipo::Hipo::open(p.path()).unwrap();
+    let held = project.lock(Duration::from_secs(5)).unwrap();
+    let r = c.call(
+        "checkpoint",
+        json!({"type": "user", "topic": "t", "body": "b"}),
+    );
+    assert_eq!(r["result"]["isError"], true, "{r}");
+    let msg = r["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        msg.contains("another hipo process") && msg.contains("waited 0.3 s"),
+        "{msg}"
+    );
+    let r = c.call("search", json!({"query": "postgres"}));
+    assert_eq!(r["result"]["structuredContent"]["fresh"], false, "{r}");
+    assert!(
+        r["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("fresh: false"),
+        "{r}"
+    );
+    drop(held);
+    let (code, err) = c.close();
+    assert_eq!(code, Some(0), "{err}");
+}
+
+#[test]
+fn compact_sends_progress_notifications_for_its_token() {
+    let server = FakeOllama::start(Mode::Ok);
+    let p = Project::sample();
+    p.write(
+        "hipocampus.config.json",
+        r#"{"compaction": {"dailyThreshold": 5, "weeklyThreshold": 10, "monthlyThreshold": 20}}"#,
+    );
+    let mut c = Client::start(
+        &p,
+        &["--llm", "ollama", "--model", "fake", "--host", &server.url],
+        &[],
+    );
+    let r = c.request(
+        "tools/call",
+        json!({"name": "compact", "arguments": {}, "_meta": {"progressToken": "tok-1"}}),
+    );
+    assert_eq!(r["result"]["isError"], false, "{r}");
+    let text = r["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("wrote") && text.contains("llm: "), "{text}");
+    let progress: Vec<&Value> = c
+        .notes
+        .iter()
+        .filter(|n| n["method"] == "notifications/progress")
+        .collect();
+    assert!(progress.len() >= 5, "{:?}", c.notes);
+    let mut last = 0.0;
+    for n in &progress {
+        assert_eq!(n["params"]["progressToken"], "tok-1", "{n}");
+        let v = n["params"]["progress"].as_f64().unwrap();
+        assert!(v > last, "progress grows: {progress:?}");
+        assert!(v <= n["params"]["total"].as_f64().unwrap(), "{n}");
+        last = v;
+    }
+    assert!(
+        progress[0]["params"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("memory/"),
+        "{progress:?}"
+    );
+    // Without a token, no notification.
+    c.notes.clear();
+    p.append(
+        "memory/2027-01-20.md",
+        "\n## More [project]\n- a\n- b\n- c\n- d\n- e\n",
+    );
+    let r = c.call("compact", json!({}));
+    assert_eq!(r["result"]["isError"], false, "{r}");
+    assert!(c.notes.is_empty(), "{:?}", c.notes);
+    assert!(server.generates().len() > 5);
+    let (code, err) = c.close();
+    assert_eq!(code, Some(0), "{err}");
+}
