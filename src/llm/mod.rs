@@ -171,8 +171,9 @@ impl<'s> OllamaSummarizer<'s> {
         user: String,
     ) -> std::result::Result<String, SummaryError> {
         // Everything sent is redacted here, whoever built the prompt (an
-        // agent's edit to a node is not redacted on disk).
-        let user = crate::redact::redact(&user).into_owned();
+        // agent's edit to a node is not redacted on disk), and hipo's own
+        // markers are never sent as content.
+        let user = prompt::without_markers(&crate::redact::redact(&user));
         let mut options = ModelOptions::default()
             .num_ctx(self.settings.num_ctx)
             .temperature(self.settings.temperature);

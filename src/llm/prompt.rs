@@ -122,6 +122,15 @@ pub fn update(node: NodeId, previous: &str, changed: &[SourceText]) -> String {
     out
 }
 
+/// `text` without hipo's own marker lines (`<!-- hipo: waiting for
+/// summaries of … -->`, `<!-- hipo:auto -->`, `<!-- hipo:model … -->`):
+/// they are about the tree, not its content, and never go to a model.
+pub fn without_markers(text: &str) -> String {
+    text.split_inclusive('\n')
+        .filter(|l| !l.trim_start().starts_with("<!-- hipo"))
+        .collect()
+}
+
 /// True when input of `tokens` fits in the context next to the
 /// instructions and the answer.
 pub fn fits(tokens: usize, num_ctx: usize) -> bool {
@@ -320,6 +329,12 @@ mod tests {
                 .unwrap_err()
                 .contains("## Open Items")
         );
+    }
+
+    #[test]
+    fn hipo_markers_are_never_sent() {
+        let text = "# 2026-W11\n\n## A\nx\n<!-- hipo:auto -->\n<!-- hipo: waiting for summaries of memory/daily/2026-03-11.md -->\n- y\n";
+        assert_eq!(without_markers(text), "# 2026-W11\n\n## A\nx\n- y\n");
     }
 
     #[test]

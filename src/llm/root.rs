@@ -57,14 +57,21 @@ const ROOT_RULES: &str = "Write ROOT.md's narrative sections from the summaries 
 ## Historical Summary (one bullet per month or range, `- YYYY-MM: key events`). Keep it short: at most 40 lines in all. \
 Do not write a Topics Index; hipo computes it.";
 
-/// ROOT's context cut at its `===== path =====` headers, for merging.
+/// ROOT's context cut at its `===== path =====` headers, for merging. What
+/// comes before the first header (`Today is …`) opens the first piece
+/// rather than being a part of its own.
 fn root_pieces(context: &str) -> Vec<String> {
     let mut pieces: Vec<String> = Vec::new();
+    let mut preamble = String::new();
     for line in context.split_inclusive('\n') {
         match pieces.last_mut() {
             Some(last) if !line.starts_with("===== ") => last.push_str(line),
-            _ => pieces.push(line.to_string()),
+            None if !line.starts_with("===== ") => preamble.push_str(line),
+            _ => pieces.push(std::mem::take(&mut preamble) + line),
         }
+    }
+    if pieces.is_empty() && !preamble.is_empty() {
+        pieces.push(preamble);
     }
     pieces
 }
@@ -91,6 +98,14 @@ fn parse_root(answer: &str) -> Option<[String; 3]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_preamble_is_no_part_of_its_own() {
+        let pieces =
+            root_pieces("Today is 2026-03-20.\n\n===== a =====\n- x\n===== b =====\n- y\n");
+        assert_eq!(pieces.len(), 2);
+        assert!(pieces[0].starts_with("Today is") && pieces[0].contains("===== a"));
+    }
 
     #[test]
     fn root_answer_parses() {

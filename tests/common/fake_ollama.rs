@@ -28,6 +28,9 @@ pub enum Mode {
     /// Answers the first N generate calls it receives, then refuses (500):
     /// a server that goes away mid-run.
     FailAfter(usize),
+    /// Too short an answer for daily nodes, a good one for the rest: a
+    /// daily stays pending while its parents and ROOT are written.
+    RefuseDaily,
 }
 
 /// One request as received.
@@ -207,7 +210,8 @@ fn generate(req: &serde_json::Value, mode: &Mode) -> (u16, String) {
             std::thread::sleep(*d);
             summary(prompt, system)
         }
-        Mode::Ok | Mode::FailAfter(_) => summary(prompt, system),
+        Mode::RefuseDaily if system.contains("DAILY") => "Sure! Here is your summary.".to_string(),
+        Mode::Ok | Mode::FailAfter(_) | Mode::RefuseDaily => summary(prompt, system),
     };
     let reply = serde_json::json!({
         "model": model,
