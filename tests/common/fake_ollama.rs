@@ -31,6 +31,9 @@ pub enum Mode {
     /// Too short an answer for daily nodes, a good one for the rest: a
     /// daily stays pending while its parents and ROOT are written.
     RefuseDaily,
+    /// An Ollama before 0.5: a request with a `format` schema gets a 400;
+    /// without one, a good Markdown answer.
+    NoFormat,
 }
 
 /// One request as received.
@@ -181,6 +184,7 @@ fn handle(mut stream: TcpStream, s: &Shared) {
     s.in_flight.fetch_sub(1, Ordering::SeqCst);
     let reason = match status {
         200 => "OK",
+        400 => "Bad Request",
         404 => "Not Found",
         _ => "Internal Server Error",
     };
@@ -196,6 +200,13 @@ fn generate(req: &serde_json::Value, mode: &Mode) -> (u16, String) {
     let model = req["model"].as_str().unwrap_or("").to_string();
     let prompt = req["prompt"].as_str().unwrap_or("");
     let system = req["system"].as_str().unwrap_or("");
+    let structured = req["format"].is_object();
+    if *mode == Mode::NoFormat && structured {
+        return (
+            400,
+            r#"{"error":"json: cannot unmarshal object into Go struct field GenerateRequest.format of type string"}"#.to_string(),
+        );
+    }
     let text = match mode {
         Mode::NotFound => {
             return (
@@ -211,7 +222,12 @@ fn generate(req: &serde_json::Value, mode: &Mode) -> (u16, String) {
             summary(prompt, system)
         }
         Mode::RefuseDaily if system.contains("DAILY") => "Sure! Here is your summary.".to_string(),
-        Mode::Ok | Mode::FailAfter(_) | Mode::RefuseDaily => summary(prompt, system),
+        Mode::Ok | Mode::FailAfter(_) | Mode::RefuseDaily | Mode::NoFormat if structured => {
+            json_summary(prompt, system)
+        }
+        Mode::Ok | Mode::FailAfter(_) | Mode::RefuseDaily | Mode::NoFormat => {
+            summary(prompt, system)
+        }
     };
     let reply = serde_json::json!({
         "model": model,
@@ -224,11 +240,37 @@ fn generate(req: &serde_json::Value, mode: &Mode) -> (u16, String) {
     (200, reply.to_string())
 }
 
-fn summary(prompt: &str, system: &str) -> String {
-    let first = prompt
+fn first_heading(prompt: &str) -> &str {
+    prompt
         .lines()
         .find_map(|l| l.strip_prefix("## "))
-        .unwrap_or("merged parts");
+        .unwrap_or("merged parts")
+}
+
+/// [`summary`] as the JSON a schema asks for: rendered by hipo, it reads
+/// the same.
+fn json_summary(prompt: &str, system: &str) -> String {
+    let first = first_heading(prompt);
+    let value = if system.contains("Write ROOT.md's narrative sections") {
+        serde_json::json!({
+            "active_context": [format!("fake model: current work on {first}")],
+            "recent_patterns": ["fake pattern"],
+            "historical_summary": ["fake history"],
+        })
+    } else {
+        serde_json::json!({
+            "topics": [{"keyword": "fake-summary", "type": "project", "details": first}],
+            "key_decisions": [format!("decided things about {first}")],
+            "tasks_completed": [],
+            "lessons_learned": [],
+            "open_items": [],
+        })
+    };
+    value.to_string()
+}
+
+fn summary(prompt: &str, system: &str) -> String {
+    let first = first_heading(prompt);
     if system.contains("Write ROOT.md's narrative sections") {
         return format!(
             "## Active Context\n- fake model: current work on {first}\n## Recent Patterns\n- fake pattern\n## Historical Summary\n- fake history\n"
