@@ -43,9 +43,10 @@ fn answers_are_asked_as_json_and_rendered_by_hipo() {
     assert_eq!(calls[1]["format"]["required"][0], "active_context");
     let daily = p.read("memory/daily/2027-01-12.md");
     assert!(
-        daily.contains(
-            "## Topics\n- fake-summary [project]: Deadlock in invoice splitting [project]\n## Key Decisions\n- decided things about Deadlock in invoice splitting [project]\n## Tasks Completed\n- none\n"
-        ) && daily.contains("prompt-version: hipo-v2"),
+        daily.contains("## Topics\n- fake-summary [project]: Deadlock in invoice splitting [project]\n")
+            && daily.contains("- Write the lock order down [feedback] [project]\n")
+            && daily.contains("## Key Decisions\n- decided things about Deadlock in invoice splitting [project]\n## Tasks Completed\n- none\n")
+            && daily.contains("prompt-version: hipo-v2"),
         "{daily}"
     );
     assert!(
@@ -90,4 +91,28 @@ fn structured_false_sends_the_text_prompt() {
         p.read("memory/daily/2027-01-12.md")
             .contains("- decided things about Deadlock in invoice splitting")
     );
+}
+
+#[test]
+fn well_formed_answers_about_something_else_are_refused() {
+    let server = FakeOllama::start(Mode::Ungrounded);
+    let p = Project::sample();
+    let (code, out, err) = compact(&p, &server.url, &["--json"]);
+    assert_eq!(code, 4, "{out}{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["llm"]["ungrounded"], 2, "{out}");
+    assert!(
+        err.contains("memory/daily/2027-01-12.md: summary failed: the answer drops user or feedback items of its sources: Write the lock order down"),
+        "{err}"
+    );
+    assert!(
+        err.contains("memory/ROOT.md: summary failed: the answer is not about its sources"),
+        "{err}"
+    );
+    let daily = p.read("memory/daily/2027-01-12.md");
+    assert!(
+        daily.contains("status: needs-summarization") && !daily.contains("LeSanti"),
+        "{daily}"
+    );
+    assert!(!p.read("memory/ROOT.md").contains("LeSanti"));
 }

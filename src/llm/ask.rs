@@ -3,6 +3,7 @@
 //! answer is checked before it is cached or used.
 
 use super::call::{Failure, Request};
+use super::ground::Grounds;
 use super::structured::{self, Mode};
 use super::{Kind, OllamaSummarizer, implausible, prompt, root};
 use crate::layout::{Level, NodeId};
@@ -74,7 +75,16 @@ impl OllamaSummarizer<'_> {
                 }
                 other => other?,
             };
-            let body = accept(kind, mode, &reply.text).map_err(implausible)?;
+            let body = accept(kind, mode, &reply.text).map_err(|why| {
+                self.count(|s| s.refused += 1);
+                implausible(why)
+            })?;
+            Grounds::new(&system, &user, matches!(kind, Kind::Node(_)))
+                .check(&body)
+                .map_err(|why| {
+                    self.count(|s| s.ungrounded += 1);
+                    implausible(why)
+                })?;
             self.remember(&key, &body);
             return Ok(body);
         }

@@ -13,6 +13,7 @@
 mod ask;
 mod call;
 mod check;
+mod ground;
 pub mod prompt;
 mod root;
 mod settings;
@@ -61,6 +62,11 @@ pub struct Stats {
     pub output_tokens: u64,
     /// Wall time spent waiting on the model, in microseconds.
     pub model_us: u64,
+    /// Answers refused as malformed (not the JSON or sections asked for,
+    /// too short, empty).
+    pub refused: u64,
+    /// Well-formed answers refused as not about their sources.
+    pub ungrounded: u64,
 }
 
 /// Summaries through a local Ollama server.
@@ -297,8 +303,12 @@ impl<'s> OllamaSummarizer<'s> {
     }
 
     fn count_hit(&self) {
+        self.count(|s| s.cache_hits += 1);
+    }
+
+    fn count(&self, f: impl FnOnce(&mut Stats)) {
         if let Ok(mut s) = self.stats.lock() {
-            s.cache_hits += 1;
+            f(&mut s);
         }
     }
 }

@@ -34,6 +34,8 @@ pub enum Mode {
     /// An Ollama before 0.5: a request with a `format` schema gets a 400;
     /// without one, a good Markdown answer.
     NoFormat,
+    /// Well-formed answers about something else entirely.
+    Ungrounded,
 }
 
 /// One request as received.
@@ -208,6 +210,7 @@ fn generate(req: &serde_json::Value, mode: &Mode) -> (u16, String) {
         );
     }
     let text = match mode {
+        Mode::Ungrounded => ungrounded(structured),
         Mode::NotFound => {
             return (
                 404,
@@ -219,7 +222,11 @@ fn generate(req: &serde_json::Value, mode: &Mode) -> (u16, String) {
         Mode::Short => "Sure! Here is your summary.".to_string(),
         Mode::Slow(d) => {
             std::thread::sleep(*d);
-            summary(prompt, system)
+            if structured {
+                json_summary(prompt, system)
+            } else {
+                summary(prompt, system)
+            }
         }
         Mode::RefuseDaily if system.contains("DAILY") => "Sure! Here is your summary.".to_string(),
         Mode::Ok | Mode::FailAfter(_) | Mode::RefuseDaily | Mode::NoFormat if structured => {
@@ -240,6 +247,68 @@ fn generate(req: &serde_json::Value, mode: &Mode) -> (u16, String) {
     (200, reply.to_string())
 }
 
+/// Every topic of the prompt: its `## ` headings and `- keyword [type]`
+/// lines (a good summary names them), hipo's section names left out.
+fn headings(prompt: &str) -> Vec<String> {
+    const OWN: [&str; 8] = [
+        "Topics",
+        "Key Decisions",
+        "Tasks Completed",
+        "Lessons Learned",
+        "Open Items",
+        "Active Context",
+        "Recent Patterns",
+        "Historical Summary",
+    ];
+    let mut out: Vec<String> = Vec::new();
+    for line in prompt.lines() {
+        let h = match (line.strip_prefix("## "), line.strip_prefix("- ")) {
+            (Some(h), _) => h.trim(),
+            (None, Some(b)) if b.contains(" [") && b.contains(']') => {
+                &b[..b.find(']').unwrap_or(0) + 1]
+            }
+            _ => continue,
+        };
+        if !OWN.iter().any(|o| h.starts_with(o)) && !out.iter().any(|o| o == h) {
+            out.push(h.to_string());
+        }
+    }
+    // User and feedback items first: a good summary never drops them.
+    let keep = |h: &String| h.contains("[user]") || h.contains("[feedback]");
+    let (mut first, rest): (Vec<String>, Vec<String>) = out.into_iter().partition(keep);
+    first.extend(rest.into_iter().take(4));
+    first
+}
+
+fn ungrounded(structured: bool) -> String {
+    const NONSENSE: &str = "The LeSanti decision was adopted by the International Society for Microbial Research (ISAMS)";
+    if structured {
+        return serde_json::json!({
+            "topics": [{"keyword": "LeSanti decision", "type": "project", "details": "ISAMS adoption"}],
+            "key_decisions": [NONSENSE],
+            "tasks_completed": ["Reviewed the microbial research society guidelines"],
+            "lessons_learned": ["International societies adopt decisions slowly"],
+            "open_items": ["Await the ISAMS general assembly"],
+            "active_context": [NONSENSE], "recent_patterns": [NONSENSE], "historical_summary": [NONSENSE],
+        })
+        .to_string();
+    }
+    format!(
+        "## Topics\n- lesanti [project]: ISAMS\n## Key Decisions\n- {NONSENSE}\n## Tasks Completed\n- none\n## Lessons Learned\n- none\n## Open Items\n- none\n"
+    )
+}
+
+/// The longest line of the prompt's sources: text a narrative would use.
+fn first_line(prompt: &str) -> String {
+    prompt
+        .lines()
+        .filter(|l| !l.starts_with("=====") && !l.starts_with("Today is"))
+        .max_by_key(|l| l.len())
+        .unwrap_or("")
+        .trim_start_matches(['-', ' ', '#'])
+        .to_string()
+}
+
 fn first_heading(prompt: &str) -> &str {
     prompt
         .lines()
@@ -254,12 +323,18 @@ fn json_summary(prompt: &str, system: &str) -> String {
     let value = if system.contains("Write ROOT.md's narrative sections") {
         serde_json::json!({
             "active_context": [format!("fake model: current work on {first}")],
-            "recent_patterns": ["fake pattern"],
-            "historical_summary": ["fake history"],
+            "recent_patterns": headings(prompt),
+            "historical_summary": [format!("fake history of {first}"), first_line(prompt)],
         })
     } else {
+        let mut topics = vec![
+            serde_json::json!({"keyword": "fake-summary", "type": "project", "details": first}),
+        ];
+        for h in headings(prompt).iter().filter(|h| h.as_str() != first) {
+            topics.push(serde_json::json!({"keyword": h, "type": "project", "details": ""}));
+        }
         serde_json::json!({
-            "topics": [{"keyword": "fake-summary", "type": "project", "details": first}],
+            "topics": topics,
             "key_decisions": [format!("decided things about {first}")],
             "tasks_completed": [],
             "lessons_learned": [],
@@ -273,10 +348,20 @@ fn summary(prompt: &str, system: &str) -> String {
     let first = first_heading(prompt);
     if system.contains("Write ROOT.md's narrative sections") {
         return format!(
-            "## Active Context\n- fake model: current work on {first}\n## Recent Patterns\n- fake pattern\n## Historical Summary\n- fake history\n"
+            "## Active Context\n- fake model: current work on {first}\n## Recent Patterns\n{}## Historical Summary\n- fake history of {first}\n- {}\n",
+            headings(prompt)
+                .iter()
+                .map(|h| format!("- {h}\n"))
+                .collect::<String>(),
+            first_line(prompt)
         );
     }
+    let more: String = headings(prompt)
+        .iter()
+        .filter(|h| h.as_str() != first)
+        .map(|h| format!("- {h}\n"))
+        .collect();
     format!(
-        "## Topics\n- fake-summary [project]: {first}\n## Key Decisions\n- decided things about {first}\n## Tasks Completed\n- none\n## Lessons Learned\n- none\n## Open Items\n- none\n"
+        "## Topics\n- fake-summary [project]: {first}\n{more}## Key Decisions\n- decided things about {first}\n## Tasks Completed\n- none\n## Lessons Learned\n- none\n## Open Items\n- none\n"
     )
 }
