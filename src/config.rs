@@ -51,6 +51,9 @@ pub struct LlmConfig {
     pub temperature: f32,
     pub keep_alive: Option<String>,
     pub concurrency: usize,
+    /// Ask for JSON matching a schema (Ollama 0.5+); hipo renders the
+    /// Markdown. A server that refuses it gets the text prompt.
+    pub structured: bool,
 }
 
 impl Default for LlmConfig {
@@ -64,6 +67,7 @@ impl Default for LlmConfig {
             temperature: 0.2,
             keep_alive: None,
             concurrency: 1,
+            structured: true,
         }
     }
 }

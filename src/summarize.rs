@@ -131,6 +131,12 @@ pub trait Summarizer: Sync {
         progress: &dyn Progress,
     ) -> Vec<Result<Summary, SummaryError>>;
 
+    /// What the run should be told once (a server that refused structured
+    /// answers, say); added to the report's warnings.
+    fn notices(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// Writes ROOT's Active Context, Recent Patterns and Historical Summary
     /// from `context` (the tree's summaries, oldest first). `None`: this
     /// backend leaves ROOT mechanical.

@@ -143,6 +143,10 @@ pub struct LlmArgs {
     /// Parallel requests to the model [default: 1].
     #[arg(long, env = "HIPO_LLM_CONCURRENCY", value_name = "N")]
     pub concurrency: Option<usize>,
+    /// Ask the model for JSON matching a schema; false sends the text
+    /// prompt [default: true].
+    #[arg(long, env = "HIPO_LLM_STRUCTURED", value_name = "BOOL")]
+    pub structured: Option<bool>,
 }
 
 impl LlmArgs {
@@ -157,6 +161,7 @@ impl LlmArgs {
             temperature: self.temperature,
             keep_alive: self.keep_alive.clone(),
             concurrency: self.concurrency,
+            structured: self.structured,
         }
     }
 }

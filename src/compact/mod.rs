@@ -242,6 +242,8 @@ pub(crate) fn compact_into(
     }
     run.root_node(&tree)?;
     run.commit(store)?;
+    let notices = run.backend.summarizer.notices();
+    run.report.warnings.extend(notices);
     Ok(run.finish(&tree))
 }
 

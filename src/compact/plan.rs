@@ -185,13 +185,22 @@ fn unrecorded(node: &Node) -> Plan {
 
 /// ROOT's decision: `None` keeps it; otherwise why it is rebuilt. ROOT is
 /// always rebuilt from the tree: hand-written sections survive inside it.
+/// A narrative the model failed to write is retried when `retry` (a model
+/// is called this run, for ROOT).
 pub(crate) fn plan_root(
     record: Option<&NodeRecord>,
     on_disk: Option<Hash>,
     input_hash: &Hash,
+    retry: bool,
 ) -> Option<Reason> {
     Some(match (record, on_disk) {
-        (Some(r), Some(d)) if r.input_hash == *input_hash && r.written_hash == d => return None,
+        (Some(r), Some(d)) if r.input_hash == *input_hash && r.written_hash == d => {
+            if retry && r.status == Status::NeedsSummarization {
+                Reason::Retry
+            } else {
+                return None;
+            }
+        }
         (Some(r), Some(d)) if r.written_hash != d => Reason::Adopted,
         (Some(_), Some(_)) => Reason::SourceChanged,
         (Some(_), None) => Reason::Missing,
@@ -498,18 +507,31 @@ mod tests {
     #[test]
     fn root_is_kept_only_when_inputs_and_file_are_unchanged() {
         let rec = record(Status::Tentative);
-        assert_eq!(plan_root(Some(&rec), Some(WRITTEN), &IN), None);
+        assert_eq!(plan_root(Some(&rec), Some(WRITTEN), &IN, true), None);
         assert_eq!(
-            plan_root(Some(&rec), Some(EDITED), &IN),
+            plan_root(Some(&rec), Some(EDITED), &IN, false),
             Some(Reason::Adopted)
         );
         assert_eq!(
-            plan_root(Some(&rec), Some(WRITTEN), &[9; 32]),
+            plan_root(Some(&rec), Some(WRITTEN), &[9; 32], false),
             Some(Reason::SourceChanged)
         );
-        assert_eq!(plan_root(Some(&rec), None, &IN), Some(Reason::Missing));
-        assert_eq!(plan_root(None, Some(EDITED), &IN), Some(Reason::Unrecorded));
-        assert_eq!(plan_root(None, None, &IN), Some(Reason::New));
+        assert_eq!(
+            plan_root(Some(&rec), None, &IN, false),
+            Some(Reason::Missing)
+        );
+        assert_eq!(
+            plan_root(None, Some(EDITED), &IN, false),
+            Some(Reason::Unrecorded)
+        );
+        assert_eq!(plan_root(None, None, &IN, false), Some(Reason::New));
+        // A narrative the model failed to write is retried with a model.
+        let failed = record(Status::NeedsSummarization);
+        assert_eq!(plan_root(Some(&failed), Some(WRITTEN), &IN, false), None);
+        assert_eq!(
+            plan_root(Some(&failed), Some(WRITTEN), &IN, true),
+            Some(Reason::Retry)
+        );
     }
 
     #[test]

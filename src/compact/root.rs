@@ -38,15 +38,31 @@ impl Run<'_> {
         hasher.update(self.writer.to_string().as_bytes());
         inputs.hash = *hasher.finalize().as_bytes();
         let on_disk = self.scan.hash(&path);
-        let Some(reason) = plan::plan_root(self.ledger.records.get(&path), on_disk, &inputs.hash)
-        else {
+        let record = self.ledger.records.get(&path);
+        let was_pending = record.is_some_and(|r| r.status == Status::NeedsSummarization);
+        let retry = self.calls_model
+            && self
+                .options
+                .only
+                .as_ref()
+                .is_none_or(|only| only.contains(&path));
+        let Some(reason) = plan::plan_root(record, on_disk, &inputs.hash, retry) else {
             self.ledger.keep(id);
             return Ok(());
         };
-        let narrative = self.root_narrative(tree, inputs.hash);
         let existing = match on_disk {
             Some(_) => self.texts.read(self.root, &path).ok().map(str::to_string),
             None => None,
+        };
+        // A model's narrative is kept until a model writes a new one: a run
+        // without the model, or one where it failed, does not replace it.
+        let (narrative, pending) = match self.root_narrative(tree, inputs.hash) {
+            Narrative::Written(n) => (Some(n), false),
+            Narrative::Failed => (kept_narrative(existing.as_deref()), true),
+            Narrative::NotAsked => (
+                kept_narrative(existing.as_deref()),
+                was_pending && self.backend.summarizer.is_active(),
+            ),
         };
         let content = redact(&root_md::build(&self.root_input(
             tree,
@@ -84,7 +100,13 @@ impl Run<'_> {
             file_hash: hash,
             content: content_hash,
             adopted: false,
-            status: Status::Tentative,
+            // Pending: the model's narrative is retried by the next run with
+            // a model, and by `hipo summarize memory/ROOT.md`.
+            status: if pending {
+                Status::NeedsSummarization
+            } else {
+                Status::Tentative
+            },
             writer: Writer::Mechanical,
             body_lines,
             source_lines: 0,
@@ -131,10 +153,12 @@ impl Run<'_> {
     }
 
     /// ROOT's narrative sections from the model, when one is called:
-    /// written from the monthly nodes and the last 7 days' dailies.
-    fn root_narrative(&mut self, tree: &Tree, input_hash: Hash) -> Option<[String; 3]> {
+    /// written from the monthly nodes and the last 7 days' dailies that
+    /// hold a summary or a copy. Nodes still waiting for a summary are
+    /// never sent (their text is hipo's stub): they are left out and named.
+    fn root_narrative(&mut self, tree: &Tree, input_hash: Hash) -> Narrative {
         if !self.calls_model {
-            return None;
+            return Narrative::NotAsked;
         }
         let today = self.options.today;
         let recent = tree
@@ -148,28 +172,100 @@ impl Run<'_> {
             .chain(recent.map(|d| NodeId::Daily(*d).path()))
             .collect();
         let mut context = format!("Today is {today}.\n");
+        let (mut used, mut left_out) = (0, Vec::new());
         for path in paths {
-            let text = self.texts.read(self.root, &path).ok()?;
+            let waiting = self
+                .ledger
+                .states
+                .get(&path)
+                .is_none_or(|s| s.status == Status::NeedsSummarization);
+            let text = match self.texts.read(self.root, &path) {
+                Ok(text) if !waiting => text,
+                _ => {
+                    left_out.push(path);
+                    continue;
+                }
+            };
             let body = markdown::split_frontmatter(text)
                 .map(|(_, b, _)| b)
                 .unwrap_or(text);
             context.push_str(&format!("\n===== {path} =====\n{}\n", body.trim_end()));
+            used += 1;
         }
-        match self
-            .backend
-            .summarizer
-            .root_sections(input_hash, &context)?
-        {
-            Ok(sections) => Some(sections),
-            Err(SummaryError::Failed { reason, hint }) => {
+        if used == 0 {
+            return Narrative::NotAsked;
+        }
+        match self.backend.summarizer.root_sections(input_hash, &context) {
+            Some(Ok(sections)) => Narrative::Written(self.signed(sections, &left_out)),
+            Some(Err(SummaryError::Failed { reason, hint })) => {
                 self.report.summary_failures.push(SummaryFailure {
                     path: NodeId::Root.path(),
                     reason,
                     hint,
                 });
-                None
+                Narrative::Failed
             }
-            Err(SummaryError::NotConfigured) => None,
+            Some(Err(SummaryError::NotConfigured)) | None => Narrative::NotAsked,
         }
     }
+
+    /// The model's sections, each marked with who wrote it and when (so a
+    /// later run without the model keeps them), and the nodes left out.
+    fn signed(&self, sections: [String; 3], left_out: &[String]) -> [String; 3] {
+        let model = match &self.writer {
+            Writer::Model { model, .. } => model.as_str(),
+            _ => "a local model",
+        };
+        let mark = format!("{MODEL_MARK}{model}, {} -->\n", self.options.today);
+        let mut out = sections.map(|s| format!("{mark}{s}"));
+        if !left_out.is_empty() {
+            out[0].push_str(&format!(
+                "- not yet in this narrative (waiting for a summary): {}\n",
+                left_out.join(", ")
+            ));
+        }
+        out
+    }
+}
+
+/// What the model was asked for ROOT's narrative, and what came of it.
+enum Narrative {
+    Written([String; 3]),
+    Failed,
+    /// No model this run (or nothing to write from).
+    NotAsked,
+}
+
+/// Opens the line that marks a narrative section a model wrote:
+/// `<!-- hipo:model NAME, YYYY-MM-DD -->`.
+const MODEL_MARK: &str = "<!-- hipo:model ";
+
+/// The model-written narrative of an existing ROOT.md (all three sections
+/// marked with [`MODEL_MARK`] and still hipo's), without hipo's auto marker.
+fn kept_narrative(existing: Option<&str>) -> Option<[String; 3]> {
+    let text = existing?;
+    let body = markdown::split_frontmatter(text)
+        .map(|(_, b, _)| b)
+        .unwrap_or(text);
+    let mut out: [Option<String>; 3] = Default::default();
+    for section in markdown::sections(body) {
+        let Some(i) = ["Active Context", "Recent Patterns", "Historical Summary"]
+            .iter()
+            .position(|t| section.title.trim().starts_with(t))
+        else {
+            continue;
+        };
+        if !section.body.contains(root_md::AUTO) || !section.body.contains(MODEL_MARK) {
+            continue;
+        }
+        let kept: String = section
+            .body
+            .lines()
+            .filter(|l| l.trim() != root_md::AUTO)
+            .map(|l| format!("{l}\n"))
+            .collect();
+        out[i] = Some(format!("{}\n", kept.trim()));
+    }
+    let [a, b, c] = out;
+    Some([a?, b?, c?])
 }

@@ -36,7 +36,7 @@ pub fn check(settings: &Settings) -> Result<Check> {
                 settings.timeout.as_secs()
             ),
         ),
-        Ok(Err(e)) => match summarizer.explain(e) {
+        Ok(Err(e)) => match summarizer.explain(e).into_error() {
             SummaryError::Failed { reason, hint } => (false, false, format!("{reason}; {hint}")),
             SummaryError::NotConfigured => (false, false, "not configured".into()),
         },

@@ -10,27 +10,30 @@
 //! current-thread runtime created only here: the rest of hipo stays
 //! synchronous and fast to start.
 
+mod ask;
+mod call;
 mod check;
+mod ground;
 pub mod prompt;
 mod root;
 mod settings;
+pub mod structured;
 
 pub use check::{Check, check};
-use settings::parse_keep_alive;
 pub use settings::{Backend, DEFAULT_HOST, Overrides, Settings, normalize_host, resolve};
 
 use crate::error::{Error, Result};
-use crate::layout::NodeId;
+use crate::layout::{Level, NodeId};
 use crate::progress::{Event, Progress, Task};
 use crate::store::Store;
 use crate::summarize::{SourceText, Summarizer, Summary, SummaryError, SummaryRequest, Writer};
+use call::Failure;
 use futures_util::StreamExt;
 use ollama_rs::Ollama;
-use ollama_rs::error::OllamaError;
-use ollama_rs::generation::completion::request::GenerationRequest;
-use ollama_rs::models::ModelOptions;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+use structured::Mode;
 
 /// What a single-source node was summarised from, to detect appends; kept
 /// in the store's `llm_previous` table ([`crate::store::llm`]) by node
@@ -59,6 +62,11 @@ pub struct Stats {
     pub output_tokens: u64,
     /// Wall time spent waiting on the model, in microseconds.
     pub model_us: u64,
+    /// Answers refused as malformed (not the JSON or sections asked for,
+    /// too short, empty).
+    pub refused: u64,
+    /// Well-formed answers refused as not about their sources.
+    pub ungrounded: u64,
 }
 
 /// Summaries through a local Ollama server.
@@ -71,6 +79,19 @@ pub struct OllamaSummarizer<'s> {
     stats: Mutex<Stats>,
     /// When the cache was last synced to disk.
     last_sync: Mutex<Option<Instant>>,
+    /// The server refused `format`: the text prompt for the rest of the run.
+    text_only: AtomicBool,
+    /// What the run should be told once (the fallback to text).
+    notices: Mutex<Vec<String>>,
+}
+
+/// What a call asks the model to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// A node summary (or a part or merge of one) at this level.
+    Node(Level),
+    /// ROOT's narrative sections.
+    Root,
 }
 
 impl<'s> OllamaSummarizer<'s> {
@@ -85,6 +106,8 @@ impl<'s> OllamaSummarizer<'s> {
             resummarize: false,
             stats: Mutex::new(Stats::default()),
             last_sync: Mutex::new(None),
+            text_only: AtomicBool::new(false),
+            notices: Mutex::new(Vec::new()),
         })
     }
 
@@ -93,13 +116,38 @@ impl<'s> OllamaSummarizer<'s> {
         self.stats.lock().map(|s| s.clone()).unwrap_or_default()
     }
 
+    /// The cache key of `what` for `input_hash`: the model, the prompt
+    /// version and the answer mode are part of it.
     fn cache_key(&self, input_hash: &[u8; 32], what: &str) -> String {
         let hex: String = input_hash.iter().map(|b| format!("{b:02x}")).collect();
         format!(
-            "{hex}:{what}:{}:{}",
+            "{hex}:{what}:{}:{}:{}",
             self.settings.model,
-            prompt::PROMPT_VERSION
+            prompt::PROMPT_VERSION,
+            self.mode().as_str()
         )
+    }
+
+    /// How answers are asked for now: JSON unless turned off, or the
+    /// server refused it earlier in the run.
+    fn mode(&self) -> Mode {
+        if self.settings.structured && !self.text_only.load(Ordering::Relaxed) {
+            Mode::Structured
+        } else {
+            Mode::Text
+        }
+    }
+
+    /// The server refused `format`: says so once, then asks for text.
+    fn fall_back_to_text(&self, why: &str) {
+        if !self.text_only.swap(true, Ordering::Relaxed)
+            && let Ok(mut n) = self.notices.lock()
+        {
+            n.push(format!(
+                "{} refused structured (JSON) answers ({why}); using the text prompt for the rest of this run (upgrade Ollama to 0.5 or later, or set llm.structured to false)",
+                self.settings.host
+            ));
+        }
     }
 
     fn cached(&self, key: &str) -> Option<String> {
@@ -162,90 +210,6 @@ impl<'s> OllamaSummarizer<'s> {
                 hint: "this is a bug in hipo; please report it".into(),
             })
         })
-    }
-
-    /// One non-streaming generate call, with the timeout and options.
-    async fn generate(
-        &self,
-        system: &str,
-        user: String,
-    ) -> std::result::Result<String, SummaryError> {
-        // Everything sent is redacted here, whoever built the prompt (an
-        // agent's edit to a node is not redacted on disk).
-        let user = crate::redact::redact(&user).into_owned();
-        let mut options = ModelOptions::default()
-            .num_ctx(self.settings.num_ctx)
-            .temperature(self.settings.temperature);
-        options = options.num_predict(prompt::answer_tokens(self.settings.num_ctx as usize) as i32);
-        let mut request = GenerationRequest::new(self.settings.model.clone(), user.clone())
-            .system(system.to_string())
-            .options(options);
-        if let Some(k) = self
-            .settings
-            .keep_alive
-            .as_deref()
-            .and_then(|k| parse_keep_alive(k).ok())
-        {
-            request = request.keep_alive(k);
-        }
-        let start = Instant::now();
-        let result =
-            tokio::time::timeout(self.settings.timeout, self.client.generate(request)).await;
-        let elapsed = start.elapsed();
-        if let Ok(mut s) = self.stats.lock() {
-            s.calls += 1;
-            s.model_us += elapsed.as_micros() as u64;
-        }
-        match result {
-            Err(_) => Err(SummaryError::Failed {
-                reason: format!(
-                    "no answer from {} within {}s",
-                    self.settings.host,
-                    self.settings.timeout.as_secs()
-                ),
-                hint: "raise llm.timeout_s (or --timeout-s), or use a smaller model".into(),
-            }),
-            Ok(Err(e)) => Err(self.explain(e)),
-            Ok(Ok(response)) => {
-                if let Ok(mut s) = self.stats.lock() {
-                    s.prompt_tokens += response
-                        .prompt_eval_count
-                        .unwrap_or((prompt::tokens(system) + prompt::tokens(&user)) as u64);
-                    s.output_tokens += response
-                        .eval_count
-                        .unwrap_or(prompt::tokens(&response.response) as u64);
-                }
-                Ok(crate::redact::redact(&response.response).into_owned())
-            }
-        }
-    }
-
-    /// Turns a client error into a reason and what to do about it.
-    fn explain(&self, e: OllamaError) -> SummaryError {
-        let host = &self.settings.host;
-        let model = &self.settings.model;
-        match e {
-            OllamaError::ReqwestError(re) if re.is_connect() => SummaryError::Failed {
-                reason: format!("cannot connect to ollama at {host}"),
-                hint: "start it with `ollama serve`, or set llm.host / OLLAMA_HOST".into(),
-            },
-            OllamaError::ReqwestError(re) if re.is_timeout() => SummaryError::Failed {
-                reason: format!("ollama at {host} timed out"),
-                hint: "raise llm.timeout_s (or --timeout-s)".into(),
-            },
-            OllamaError::Other(text) if text.contains("not found") => SummaryError::Failed {
-                reason: format!("model `{model}` is not available on {host}"),
-                hint: format!("run `ollama pull {model}`"),
-            },
-            OllamaError::JsonError(err) => SummaryError::Failed {
-                reason: format!("ollama sent a malformed response ({err})"),
-                hint: "check that llm.host points at an Ollama server".into(),
-            },
-            other => SummaryError::Failed {
-                reason: format!("ollama error: {}", describe(&other)),
-                hint: "run `hipo llm check`".into(),
-            },
-        }
     }
 
     fn previous_key(&self, node: NodeId) -> String {
@@ -338,126 +302,24 @@ impl<'s> OllamaSummarizer<'s> {
         }
     }
 
-    /// Summarises one node: fold in an append if that is all that changed,
-    /// else chunk, summarise each chunk, merge.
-    async fn summarize_one(
-        &self,
-        req: &SummaryRequest,
-    ) -> std::result::Result<Summary, SummaryError> {
-        let system = prompt::system(req.node.level());
-        if let Some((previous, changed)) = self.delta(req) {
-            if changed.is_empty() {
-                // The sources' text is as summarised (only frontmatter moved).
-                return Ok(self.summary(previous));
-            }
-            let body = self
-                .ask(
-                    req.node,
-                    &system,
-                    prompt::update(req.node, &previous, &changed),
-                )
-                .await?;
-            return Ok(self.summary(body));
-        }
-        let parts = prompt::chunks(&req.sources, self.settings.num_ctx as usize);
-        let mut partials = Vec::with_capacity(parts.len());
-        let n = parts.len();
-        for (i, part) in parts.iter().enumerate() {
-            let label = (n > 1).then_some((i + 1, n));
-            partials.push(
-                self.ask(req.node, &system, prompt::user(req.node, label, part))
-                    .await?,
-            );
-        }
-        let body = self.merge(req.node, &system, partials).await?;
-        Ok(self.summary(body))
-    }
-
-    /// One model call whose answer must be a plausible summary, cached by
-    /// the prompt itself: a run interrupted half-way through a node's
-    /// chunks resumes from the first chunk not yet answered.
-    async fn ask(
-        &self,
-        node: NodeId,
-        system: &str,
-        user: String,
-    ) -> std::result::Result<String, SummaryError> {
-        let mut h = blake3::Hasher::new();
-        h.update(system.as_bytes());
-        h.update(&[0]);
-        h.update(user.as_bytes());
-        let key = self.cache_key(h.finalize().as_bytes(), "call");
-        if let Some(answer) = self.cached(&key) {
-            self.count_hit();
-            return Ok(answer);
-        }
-        let answer = self.generate(system, user).await?;
-        let body = prompt::accept(&answer).map_err(|reason| implausible(node, reason))?;
-        self.remember(&key, &body);
-        Ok(body)
-    }
-
-    /// Merges partial summaries, in groups that fit the context if needed.
-    async fn merge(
-        &self,
-        node: NodeId,
-        system: &str,
-        mut partials: Vec<String>,
-    ) -> std::result::Result<String, SummaryError> {
-        while partials.len() > 1 {
-            let as_sources: Vec<SourceText> = partials
-                .iter()
-                .enumerate()
-                .map(|(i, p)| SourceText {
-                    path: format!("part {}", i + 1),
-                    lines: p.lines().count(),
-                    body: p.clone(),
-                })
-                .collect();
-            let groups = prompt::chunks(&as_sources, self.settings.num_ctx as usize);
-            let mut next = Vec::with_capacity(groups.len());
-            let stalled = groups.len() == partials.len();
-            for group in groups {
-                if group.len() == 1 && !stalled {
-                    next.push(group[0].body.clone());
-                    continue;
-                }
-                let texts: Vec<String> = group.into_iter().map(|s| s.body).collect();
-                next.push(self.ask(node, system, prompt::merge(node, &texts)).await?);
-            }
-            if stalled && next.len() == partials.len() {
-                // Each partial alone fills the context: keep them all, in order.
-                return Ok(next.join("\n"));
-            }
-            partials = next;
-        }
-        Ok(partials.pop().unwrap_or_default())
-    }
-
     fn count_hit(&self) {
+        self.count(|s| s.cache_hits += 1);
+    }
+
+    fn count(&self, f: impl FnOnce(&mut Stats)) {
         if let Ok(mut s) = self.stats.lock() {
-            s.cache_hits += 1;
+            f(&mut s);
         }
     }
 }
 
-fn implausible(node: NodeId, reason: String) -> SummaryError {
-    SummaryError::Failed {
-        reason: format!("{reason} (for {})", node.path()),
-        hint:
-            "re-run `hipo summarize`; if it keeps failing, try another model or raise llm.num_ctx"
-                .into(),
-    }
-}
-
-fn describe(e: &OllamaError) -> String {
-    let mut msg = e.to_string();
-    let mut source = std::error::Error::source(e);
-    while let Some(s) = source {
-        msg.push_str(&format!(": {s}"));
-        source = s.source();
-    }
-    msg
+/// An answer refused as a summary: the node is named once, by whoever
+/// reports the failure.
+fn implausible(reason: String) -> Failure {
+    Failure::Failed(SummaryError::Failed {
+        reason,
+        hint: "re-run `hipo summarize`; if it keeps failing, use a larger model".into(),
+    })
 }
 
 impl Summarizer for OllamaSummarizer<'_> {
@@ -531,6 +393,10 @@ impl Summarizer for OllamaSummarizer<'_> {
             .collect()
     }
 
+    fn notices(&self) -> Vec<String> {
+        self.notices.lock().map(|n| n.clone()).unwrap_or_default()
+    }
+
     fn root_sections(
         &self,
         input_hash: [u8; 32],
@@ -568,5 +434,13 @@ mod tests {
         let summarizer = OllamaSummarizer::new(settings, None).unwrap();
         let out = rt.block_on(async { summarizer.root_sections_impl([0; 32], "- a\n") });
         assert!(matches!(out, Err(SummaryError::Failed { .. })), "{out:?}");
+        // The answer mode is part of every cache key.
+        let json = summarizer.cache_key(&[0; 32], "call");
+        summarizer.fall_back_to_text("test");
+        assert_ne!(json, summarizer.cache_key(&[0; 32], "call"));
+        assert!(json.ends_with(":hipo-v2:json"), "{json}");
+        assert_eq!(summarizer.notices().len(), 1);
+        summarizer.fall_back_to_text("again");
+        assert_eq!(summarizer.notices().len(), 1, "said once");
     }
 }

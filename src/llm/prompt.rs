@@ -5,11 +5,13 @@
 //! summary. The prompt is versioned: [`PROMPT_VERSION`] is part of every
 //! cache key and is recorded in each summary's frontmatter.
 
+use super::structured::Mode;
 use crate::layout::{Level, NodeId};
 use crate::summarize::SourceText;
 
-/// Bump whenever the wording or rules change.
-pub const PROMPT_VERSION: &str = "hipo-v1";
+/// Bump whenever the wording or rules change. `hipo-v2`: answers as JSON
+/// (hipo renders the sections), the text form only as a fallback.
+pub const PROMPT_VERSION: &str = "hipo-v2";
 
 /// The sections every summary must have.
 pub const REQUIRED_SECTIONS: [&str; 5] = [
@@ -39,9 +41,9 @@ pub use crate::markdown::estimate_tokens as tokens;
 
 const COMMON_RULES: &str = "\
 You maintain the long-term memory of an AI agent as Markdown compaction nodes (the hipocampus format). \
-Write a keyword-dense summary that a search engine and a future agent can use to find and recall facts.
+Write a keyword-dense summary that a search engine and a future agent can use to find and recall facts. \
+Write only facts found in the sources, never these instructions.
 Rules:
-- Output only the Markdown body, with exactly these sections in this order: ## Topics, ## Key Decisions, ## Tasks Completed, ## Lessons Learned, ## Open Items. Write `- none` under an empty section.
 - Entries are tagged in their headings: [user], [feedback], [project], [reference]; untagged means [project].
 - [user] entries: keep the core content whole (facts about the user, their preferences, people, numbers, dates). Never reduce them to history.
 - [feedback] entries: keep rule, why and how-to-apply whole, as `- rule: … / why: … / how-to-apply: …`.
@@ -50,7 +52,14 @@ Rules:
 - Replace code blocks with a file reference (path:lines) and a stack trace with one line naming the error.
 - Drop entries marked temporary, test run or delete later.
 - Never reproduce API keys, tokens, passwords or other credentials: write [REDACTED].
-- Under ## Topics list `- keyword [type]: sub-keywords` lines. Prefer concrete nouns, names, numbers and dates over adjectives.";
+- Prefer concrete nouns, names, numbers and dates over adjectives; say each fact once.";
+
+const TEXT_OUTPUT: &str = "\
+- Output only the Markdown body, with exactly these sections in this order: ## Topics, ## Key Decisions, ## Tasks Completed, ## Lessons Learned, ## Open Items. Write `- none` under an empty section.
+- Under ## Topics list `- keyword [type]: sub-keywords` lines.";
+
+const JSON_OUTPUT: &str = "\
+- Answer with one JSON object: `topics` (one object per subject: `keyword`, a few words; `type`: user, feedback, project or reference; `details`: sub-keywords), then `key_decisions`, `tasks_completed`, `lessons_learned` and `open_items`, each a list of short strings, one fact each (an empty list when there is none).";
 
 fn level_rules(level: Level) -> &'static str {
     match level {
@@ -65,9 +74,13 @@ fn level_rules(level: Level) -> &'static str {
     }
 }
 
-/// The system prompt for a level.
-pub fn system(level: Level) -> String {
-    format!("{COMMON_RULES}\n{}", level_rules(level))
+/// The system prompt for a level, asking for an answer in `mode`.
+pub fn system(level: Level, mode: Mode) -> String {
+    let output = match mode {
+        Mode::Structured => JSON_OUTPUT,
+        Mode::Text => TEXT_OUTPUT,
+    };
+    format!("{COMMON_RULES}\n{output}\n{}", level_rules(level))
 }
 
 /// The user prompt: which node, then its sources.
@@ -92,7 +105,7 @@ pub fn user(node: NodeId, part: Option<(usize, usize)>, sources: &[SourceText]) 
 /// The prompt that merges partial summaries of one node.
 pub fn merge(node: NodeId, partials: &[String]) -> String {
     let mut out = format!(
-        "Node: {} {}\n\nMerge these {} partial summaries of the same node into one summary with the required sections. Keep every user and feedback item.\n",
+        "Node: {} {}\n\nMerge these {} partial summaries of the same node into one summary in the required form. Keep every user and feedback item.\n",
         node.level().as_str(),
         node.period(),
         partials.len()
@@ -107,7 +120,7 @@ pub fn merge(node: NodeId, partials: &[String]) -> String {
 /// appended to a single source, or the current text of changed sources.
 pub fn update(node: NodeId, previous: &str, changed: &[SourceText]) -> String {
     let mut out = format!(
-        "Node: {} {}\n\nBelow is the current summary of this node, then what changed in its sources since it was written (text appended to a source, or the new version of a source). Return the updated summary with the required sections: keep everything still true, fold in the new material by the same rules.\n\n===== current summary =====\n{}\n",
+        "Node: {} {}\n\nBelow is the current summary of this node, then what changed in its sources since it was written (text appended to a source, or the new version of a source). Return the updated summary in the required form: keep everything still true, fold in the new material by the same rules.\n\n===== current summary =====\n{}\n",
         node.level().as_str(),
         node.period(),
         previous.trim_end()
@@ -120,6 +133,15 @@ pub fn update(node: NodeId, previous: &str, changed: &[SourceText]) -> String {
         ));
     }
     out
+}
+
+/// `text` without hipo's own marker lines (`<!-- hipo: waiting for
+/// summaries of … -->`, `<!-- hipo:auto -->`, `<!-- hipo:model … -->`):
+/// they are about the tree, not its content, and never go to a model.
+pub fn without_markers(text: &str) -> String {
+    text.split_inclusive('\n')
+        .filter(|l| !l.trim_start().starts_with("<!-- hipo"))
+        .collect()
 }
 
 /// True when input of `tokens` fits in the context next to the
@@ -323,10 +345,16 @@ mod tests {
     }
 
     #[test]
+    fn hipo_markers_are_never_sent() {
+        let text = "# 2026-W11\n\n## A\nx\n<!-- hipo:auto -->\n<!-- hipo: waiting for summaries of memory/daily/2026-03-11.md -->\n- y\n";
+        assert_eq!(without_markers(text), "# 2026-W11\n\n## A\nx\n- y\n");
+    }
+
+    #[test]
     fn prompts_carry_rules_and_sources() {
         let node = NodeId::Daily(NaiveDate::from_ymd_opt(2026, 3, 15).unwrap());
         assert!(
-            system(Level::Daily)
+            system(Level::Daily, Mode::Text)
                 .contains("[feedback] entries: keep rule, why and how-to-apply whole")
         );
         let u = user(node, Some((1, 3)), &[src("memory/2026-03-15.md", 1)]);

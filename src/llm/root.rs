@@ -1,70 +1,101 @@
 //! ROOT's narrative sections (Active Context, Recent Patterns, Historical
 //! Summary) written by the model from the tree's summaries.
 
-use super::{OllamaSummarizer, implausible, prompt};
+use super::structured::Mode;
+use super::{Kind, OllamaSummarizer, prompt};
 use crate::layout::{Level, NodeId};
 use crate::summarize::SummaryError;
 
 impl OllamaSummarizer<'_> {
-    /// Writes ROOT's narrative sections from the tree's summaries.
+    /// Writes ROOT's narrative sections from the tree's summaries. Every
+    /// call is cached by its prompt, so unchanged inputs make no call.
     pub(super) fn root_sections_impl(
         &self,
-        input_hash: [u8; 32],
+        _input_hash: [u8; 32],
         context: &str,
     ) -> std::result::Result<[String; 3], SummaryError> {
-        let key = self.cache_key(&input_hash, "root");
-        let text = match self.cached(&key) {
-            Some(t) => {
-                self.count_hit();
-                t
+        let answer = self.block_on(|| async {
+            // Too long for one call: the tree's summaries are merged down
+            // first, in chunks, never cut.
+            let ctx = if prompt::fits(prompt::tokens(context), self.settings.num_ctx as usize) {
+                context.to_string()
+            } else {
+                let pieces = root_pieces(context);
+                self.merge(NodeId::Root, Kind::Node(Level::Monthly), pieces)
+                    .await
+                    .map_err(super::call::Failure::into_error)?
+            };
+            // Sent only if it fits: Ollama would cut it silently.
+            if !prompt::fits(prompt::tokens(&ctx), self.settings.num_ctx as usize) {
+                return Err(SummaryError::Failed {
+                    reason: "the tree's summaries do not fit the model's context even merged"
+                        .into(),
+                    hint: "raise llm.num_ctx (or --num-ctx)".into(),
+                });
             }
-            None => {
-                let system = format!("{}\n{}", prompt::system(Level::Root), ROOT_RULES);
-                let answer = self.block_on(|| async {
-                    // Too long for one call: the tree's summaries are merged
-                    // down first, in chunks, never cut.
-                    let ctx =
-                        if prompt::fits(prompt::tokens(context), self.settings.num_ctx as usize) {
-                            context.to_string()
-                        } else {
-                            let pieces = root_pieces(context);
-                            let merge_system = prompt::system(Level::Monthly);
-                            self.merge(NodeId::Root, &merge_system, pieces).await?
-                        };
-                    // Sent only if it fits: Ollama would cut it silently.
-                    if !prompt::fits(prompt::tokens(&ctx), self.settings.num_ctx as usize) {
-                        return Err(SummaryError::Failed {
-                            reason:
-                                "the tree's summaries do not fit the model's context even merged"
-                                    .into(),
-                            hint: "raise llm.num_ctx (or --num-ctx)".into(),
-                        });
-                    }
-                    self.generate(&system, ctx).await
-                })??;
-                let sections = parse_root(&answer).ok_or_else(|| implausible(NodeId::Root, "the answer lacks ## Active Context, ## Recent Patterns or ## Historical Summary".into()))?;
-                self.remember(&key, &answer);
-                return Ok(sections);
-            }
-        };
-        parse_root(&text)
-            .ok_or_else(|| implausible(NodeId::Root, "cached answer unreadable".into()))
+            self.ask(Kind::Root, ctx)
+                .await
+                .map_err(super::call::Failure::into_error)
+        })??;
+        parse_root(&answer).ok_or_else(|| SummaryError::Failed {
+            reason: "the cached narrative is unreadable".into(),
+            hint: "re-run with --resummarize".into(),
+        })
     }
 }
 
-const ROOT_RULES: &str = "Write ROOT.md's narrative sections from the summaries below (oldest first). Output exactly three sections: \
-## Active Context (what is happening in the last ~7 days, one bullet per thread), ## Recent Patterns (cross-cutting insights), \
-## Historical Summary (one bullet per month or range, `- YYYY-MM: key events`). Keep it short: at most 40 lines in all. \
+const ROOT_RULES: &str = "Write ROOT.md's narrative sections from the summaries below (oldest first): \
+Active Context (what is happening in the last ~7 days, one item per thread), Recent Patterns (cross-cutting insights), \
+Historical Summary (one item per month or range, `YYYY-MM: key events`). Keep it short: at most 40 lines in all. \
 Do not write a Topics Index; hipo computes it.";
 
-/// ROOT's context cut at its `===== path =====` headers, for merging.
+/// ROOT's rules for an answer in `mode`.
+pub(super) fn rules(mode: Mode) -> String {
+    let output = match mode {
+        Mode::Structured => {
+            "Answer with one JSON object: `active_context`, `recent_patterns` and `historical_summary`, each a list of short strings."
+        }
+        Mode::Text => {
+            "Output exactly three sections: ## Active Context, ## Recent Patterns, ## Historical Summary, each of `- ` bullets."
+        }
+    };
+    format!("{ROOT_RULES}\n{output}")
+}
+
+/// The narrative as hipo keeps it: the three sections in Markdown.
+pub(super) fn render(sections: &[String; 3]) -> String {
+    let mut out = String::new();
+    for (title, body) in ["Active Context", "Recent Patterns", "Historical Summary"]
+        .iter()
+        .zip(sections)
+    {
+        out.push_str(&format!("## {title}\n{}", body));
+    }
+    out
+}
+
+/// A Markdown narrative, or why it is refused.
+pub(super) fn accept_text(answer: &str) -> Result<String, String> {
+    parse_root(answer).map(|s| render(&s)).ok_or_else(|| {
+        "the answer lacks ## Active Context, ## Recent Patterns or ## Historical Summary".into()
+    })
+}
+
+/// ROOT's context cut at its `===== path =====` headers, for merging. What
+/// comes before the first header (`Today is …`) opens the first piece
+/// rather than being a part of its own.
 fn root_pieces(context: &str) -> Vec<String> {
     let mut pieces: Vec<String> = Vec::new();
+    let mut preamble = String::new();
     for line in context.split_inclusive('\n') {
         match pieces.last_mut() {
             Some(last) if !line.starts_with("===== ") => last.push_str(line),
-            _ => pieces.push(line.to_string()),
+            None if !line.starts_with("===== ") => preamble.push_str(line),
+            _ => pieces.push(std::mem::take(&mut preamble) + line),
         }
+    }
+    if pieces.is_empty() && !preamble.is_empty() {
+        pieces.push(preamble);
     }
     pieces
 }
@@ -91,6 +122,14 @@ fn parse_root(answer: &str) -> Option<[String; 3]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_preamble_is_no_part_of_its_own() {
+        let pieces =
+            root_pieces("Today is 2026-03-20.\n\n===== a =====\n- x\n===== b =====\n- y\n");
+        assert_eq!(pieces.len(), 2);
+        assert!(pieces[0].starts_with("Today is") && pieces[0].contains("===== a"));
+    }
 
     #[test]
     fn root_answer_parses() {

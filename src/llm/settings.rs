@@ -22,6 +22,7 @@ pub struct Overrides {
     pub temperature: Option<f32>,
     pub keep_alive: Option<String>,
     pub concurrency: Option<usize>,
+    pub structured: Option<bool>,
 }
 
 /// The resolved LLM settings for one run.
@@ -36,6 +37,8 @@ pub struct Settings {
     pub temperature: f32,
     pub keep_alive: Option<String>,
     pub concurrency: usize,
+    /// Ask for JSON matching a schema (`format`) rather than Markdown.
+    pub structured: bool,
 }
 
 /// Merges config and overrides (overrides win) and checks the result.
@@ -69,6 +72,7 @@ pub fn resolve(config: &LlmConfig, o: &Overrides) -> Result<Settings> {
         temperature: o.temperature.unwrap_or(config.temperature),
         keep_alive,
         concurrency: o.concurrency.unwrap_or(config.concurrency).max(1),
+        structured: o.structured.unwrap_or(config.structured),
     })
 }
 

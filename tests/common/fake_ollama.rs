@@ -28,6 +28,14 @@ pub enum Mode {
     /// Answers the first N generate calls it receives, then refuses (500):
     /// a server that goes away mid-run.
     FailAfter(usize),
+    /// Too short an answer for daily nodes, a good one for the rest: a
+    /// daily stays pending while its parents and ROOT are written.
+    RefuseDaily,
+    /// An Ollama before 0.5: a request with a `format` schema gets a 400;
+    /// without one, a good Markdown answer.
+    NoFormat,
+    /// Well-formed answers about something else entirely.
+    Ungrounded,
 }
 
 /// One request as received.
@@ -178,6 +186,7 @@ fn handle(mut stream: TcpStream, s: &Shared) {
     s.in_flight.fetch_sub(1, Ordering::SeqCst);
     let reason = match status {
         200 => "OK",
+        400 => "Bad Request",
         404 => "Not Found",
         _ => "Internal Server Error",
     };
@@ -193,7 +202,15 @@ fn generate(req: &serde_json::Value, mode: &Mode) -> (u16, String) {
     let model = req["model"].as_str().unwrap_or("").to_string();
     let prompt = req["prompt"].as_str().unwrap_or("");
     let system = req["system"].as_str().unwrap_or("");
+    let structured = req["format"].is_object();
+    if *mode == Mode::NoFormat && structured {
+        return (
+            400,
+            r#"{"error":"json: cannot unmarshal object into Go struct field GenerateRequest.format of type string"}"#.to_string(),
+        );
+    }
     let text = match mode {
+        Mode::Ungrounded => ungrounded(structured),
         Mode::NotFound => {
             return (
                 404,
@@ -205,9 +222,19 @@ fn generate(req: &serde_json::Value, mode: &Mode) -> (u16, String) {
         Mode::Short => "Sure! Here is your summary.".to_string(),
         Mode::Slow(d) => {
             std::thread::sleep(*d);
+            if structured {
+                json_summary(prompt, system)
+            } else {
+                summary(prompt, system)
+            }
+        }
+        Mode::RefuseDaily if system.contains("DAILY") => "Sure! Here is your summary.".to_string(),
+        Mode::Ok | Mode::FailAfter(_) | Mode::RefuseDaily | Mode::NoFormat if structured => {
+            json_summary(prompt, system)
+        }
+        Mode::Ok | Mode::FailAfter(_) | Mode::RefuseDaily | Mode::NoFormat => {
             summary(prompt, system)
         }
-        Mode::Ok | Mode::FailAfter(_) => summary(prompt, system),
     };
     let reply = serde_json::json!({
         "model": model,
@@ -220,17 +247,121 @@ fn generate(req: &serde_json::Value, mode: &Mode) -> (u16, String) {
     (200, reply.to_string())
 }
 
-fn summary(prompt: &str, system: &str) -> String {
-    let first = prompt
-        .lines()
-        .find_map(|l| l.strip_prefix("## "))
-        .unwrap_or("merged parts");
-    if system.contains("Write ROOT.md's narrative sections") {
-        return format!(
-            "## Active Context\n- fake model: current work on {first}\n## Recent Patterns\n- fake pattern\n## Historical Summary\n- fake history\n"
-        );
+/// Every topic of the prompt: its `## ` headings and `- keyword [type]`
+/// lines (a good summary names them), hipo's section names left out.
+fn headings(prompt: &str) -> Vec<String> {
+    const OWN: [&str; 8] = [
+        "Topics",
+        "Key Decisions",
+        "Tasks Completed",
+        "Lessons Learned",
+        "Open Items",
+        "Active Context",
+        "Recent Patterns",
+        "Historical Summary",
+    ];
+    let mut out: Vec<String> = Vec::new();
+    for line in prompt.lines() {
+        let h = match (line.strip_prefix("## "), line.strip_prefix("- ")) {
+            (Some(h), _) => h.trim(),
+            (None, Some(b)) if b.contains(" [") && b.contains(']') => {
+                &b[..b.find(']').unwrap_or(0) + 1]
+            }
+            _ => continue,
+        };
+        if !OWN.iter().any(|o| h.starts_with(o)) && !out.iter().any(|o| o == h) {
+            out.push(h.to_string());
+        }
+    }
+    // User and feedback items first: a good summary never drops them.
+    let keep = |h: &String| h.contains("[user]") || h.contains("[feedback]");
+    let (mut first, rest): (Vec<String>, Vec<String>) = out.into_iter().partition(keep);
+    first.extend(rest.into_iter().take(4));
+    first
+}
+
+fn ungrounded(structured: bool) -> String {
+    const NONSENSE: &str = "The LeSanti decision was adopted by the International Society for Microbial Research (ISAMS)";
+    if structured {
+        return serde_json::json!({
+            "topics": [{"keyword": "LeSanti decision", "type": "project", "details": "ISAMS adoption"}],
+            "key_decisions": [NONSENSE],
+            "tasks_completed": ["Reviewed the microbial research society guidelines"],
+            "lessons_learned": ["International societies adopt decisions slowly"],
+            "open_items": ["Await the ISAMS general assembly"],
+            "active_context": [NONSENSE], "recent_patterns": [NONSENSE], "historical_summary": [NONSENSE],
+        })
+        .to_string();
     }
     format!(
-        "## Topics\n- fake-summary [project]: {first}\n## Key Decisions\n- decided things about {first}\n## Tasks Completed\n- none\n## Lessons Learned\n- none\n## Open Items\n- none\n"
+        "## Topics\n- lesanti [project]: ISAMS\n## Key Decisions\n- {NONSENSE}\n## Tasks Completed\n- none\n## Lessons Learned\n- none\n## Open Items\n- none\n"
+    )
+}
+
+/// The longest line of the prompt's sources: text a narrative would use.
+fn first_line(prompt: &str) -> String {
+    prompt
+        .lines()
+        .filter(|l| !l.starts_with("=====") && !l.starts_with("Today is"))
+        .max_by_key(|l| l.len())
+        .unwrap_or("")
+        .trim_start_matches(['-', ' ', '#'])
+        .to_string()
+}
+
+fn first_heading(prompt: &str) -> &str {
+    prompt
+        .lines()
+        .find_map(|l| l.strip_prefix("## "))
+        .unwrap_or("merged parts")
+}
+
+/// [`summary`] as the JSON a schema asks for: rendered by hipo, it reads
+/// the same.
+fn json_summary(prompt: &str, system: &str) -> String {
+    let first = first_heading(prompt);
+    let value = if system.contains("Write ROOT.md's narrative sections") {
+        serde_json::json!({
+            "active_context": [format!("fake model: current work on {first}")],
+            "recent_patterns": headings(prompt),
+            "historical_summary": [format!("fake history of {first}"), first_line(prompt)],
+        })
+    } else {
+        let mut topics = vec![
+            serde_json::json!({"keyword": "fake-summary", "type": "project", "details": first}),
+        ];
+        for h in headings(prompt).iter().filter(|h| h.as_str() != first) {
+            topics.push(serde_json::json!({"keyword": h, "type": "project", "details": ""}));
+        }
+        serde_json::json!({
+            "topics": topics,
+            "key_decisions": [format!("decided things about {first}")],
+            "tasks_completed": [],
+            "lessons_learned": [],
+            "open_items": [],
+        })
+    };
+    value.to_string()
+}
+
+fn summary(prompt: &str, system: &str) -> String {
+    let first = first_heading(prompt);
+    if system.contains("Write ROOT.md's narrative sections") {
+        return format!(
+            "## Active Context\n- fake model: current work on {first}\n## Recent Patterns\n{}## Historical Summary\n- fake history of {first}\n- {}\n",
+            headings(prompt)
+                .iter()
+                .map(|h| format!("- {h}\n"))
+                .collect::<String>(),
+            first_line(prompt)
+        );
+    }
+    let more: String = headings(prompt)
+        .iter()
+        .filter(|h| h.as_str() != first)
+        .map(|h| format!("- {h}\n"))
+        .collect();
+    format!(
+        "## Topics\n- fake-summary [project]: {first}\n{more}## Key Decisions\n- decided things about {first}\n## Tasks Completed\n- none\n## Lessons Learned\n- none\n## Open Items\n- none\n"
     )
 }

@@ -1,0 +1,165 @@
+//! Asking for a node's summary: an update when only part of it changed,
+//! else chunks that fit the context, each asked for, then merged. Every
+//! answer is checked before it is cached or used.
+
+use super::call::{Failure, Request};
+use super::ground::Grounds;
+use super::structured::{self, Mode};
+use super::{Kind, OllamaSummarizer, implausible, prompt, root};
+use crate::layout::{Level, NodeId};
+use crate::summarize::{SourceText, Summary, SummaryError, SummaryRequest};
+
+impl OllamaSummarizer<'_> {
+    /// Summarises one node: fold in an append if that is all that changed,
+    /// else chunk, summarise each chunk, merge.
+    pub(super) async fn summarize_one(
+        &self,
+        req: &SummaryRequest,
+    ) -> Result<Summary, SummaryError> {
+        self.summarize_node(req).await.map_err(Failure::into_error)
+    }
+
+    async fn summarize_node(&self, req: &SummaryRequest) -> Result<Summary, Failure> {
+        let kind = Kind::Node(req.node.level());
+        if let Some((previous, changed)) = self.delta(req) {
+            if changed.is_empty() {
+                // The sources' text is as summarised (only frontmatter moved).
+                return Ok(self.summary(previous));
+            }
+            let user = prompt::update(req.node, &previous, &changed);
+            return Ok(self.summary(self.ask(kind, user).await?));
+        }
+        let parts = prompt::chunks(&req.sources, self.settings.num_ctx as usize);
+        let mut partials = Vec::with_capacity(parts.len());
+        let n = parts.len();
+        for (i, part) in parts.iter().enumerate() {
+            let label = (n > 1).then_some((i + 1, n));
+            partials.push(self.ask(kind, prompt::user(req.node, label, part)).await?);
+        }
+        let body = self.merge(req.node, kind, partials).await?;
+        Ok(self.summary(body))
+    }
+
+    /// One model call whose answer must be a plausible summary (or ROOT
+    /// narrative), cached by the prompt itself: a run interrupted half-way
+    /// through a node's chunks resumes from the first chunk not yet
+    /// answered. A server that refuses `format` is asked again in text,
+    /// and for the rest of the run.
+    pub(super) async fn ask(&self, kind: Kind, user: String) -> Result<String, Failure> {
+        loop {
+            let mode = self.mode();
+            let system = system(kind, mode);
+            let mut h = blake3::Hasher::new();
+            h.update(system.as_bytes());
+            h.update(&[0]);
+            h.update(user.as_bytes());
+            let key = self.cache_key(h.finalize().as_bytes(), "call");
+            if let Some(answer) = self.cached(&key) {
+                self.count_hit();
+                return Ok(answer);
+            }
+            let request = Request {
+                system: &system,
+                user: &user,
+                mode,
+                schema: match kind {
+                    Kind::Node(_) => structured::node_schema,
+                    Kind::Root => structured::root_schema,
+                },
+                num_predict: prompt::answer_tokens(self.settings.num_ctx as usize),
+            };
+            let reply = match self.generate(&request).await {
+                Err(Failure::Format(why)) if mode == Mode::Structured => {
+                    self.fall_back_to_text(&why);
+                    continue;
+                }
+                other => other?,
+            };
+            let body = accept(kind, mode, &reply.text).map_err(|why| {
+                self.count(|s| s.refused += 1);
+                implausible(why)
+            })?;
+            Grounds::new(&system, &user, matches!(kind, Kind::Node(_)))
+                .check(&body)
+                .map_err(|why| {
+                    self.count(|s| s.ungrounded += 1);
+                    implausible(why)
+                })?;
+            self.remember(&key, &body);
+            return Ok(body);
+        }
+    }
+
+    /// Merges partial summaries, in groups that fit the context if needed.
+    pub(super) async fn merge(
+        &self,
+        node: NodeId,
+        kind: Kind,
+        mut partials: Vec<String>,
+    ) -> Result<String, Failure> {
+        while partials.len() > 1 {
+            let as_sources: Vec<SourceText> = partials
+                .iter()
+                .enumerate()
+                .map(|(i, p)| SourceText {
+                    path: format!("part {}", i + 1),
+                    lines: p.lines().count(),
+                    body: p.clone(),
+                })
+                .collect();
+            let groups = prompt::chunks(&as_sources, self.settings.num_ctx as usize);
+            let mut next = Vec::with_capacity(groups.len());
+            let stalled = groups.len() == partials.len();
+            for group in groups {
+                if group.len() == 1 && !stalled {
+                    next.push(group[0].body.clone());
+                    continue;
+                }
+                let texts: Vec<String> = group.into_iter().map(|s| s.body).collect();
+                next.push(self.ask(kind, prompt::merge(node, &texts)).await?);
+            }
+            if stalled && next.len() == partials.len() {
+                // Each partial alone fills the context: keep them all, in order.
+                return Ok(next.join("\n"));
+            }
+            partials = next;
+        }
+        Ok(partials.pop().unwrap_or_default())
+    }
+}
+
+/// The system prompt of a call.
+fn system(kind: Kind, mode: Mode) -> String {
+    match kind {
+        Kind::Node(level) => prompt::system(level, mode),
+        Kind::Root => format!(
+            "{}\n{}",
+            prompt::system(Level::Root, mode),
+            root::rules(mode)
+        ),
+    }
+}
+
+/// An answer as hipo keeps it (Markdown with the required sections), or
+/// why it is refused. A structured answer is rendered by hipo; one that is
+/// not JSON is still taken if it is a plausible Markdown summary.
+fn accept(kind: Kind, mode: Mode, answer: &str) -> Result<String, String> {
+    if answer.trim().is_empty() {
+        return Err("the model returned an empty response".into());
+    }
+    match (kind, mode) {
+        (Kind::Node(_), Mode::Structured) => match structured::render_node(answer) {
+            Ok(md) => prompt::accept(&md),
+            // Text where JSON was asked for: judged as text.
+            Err(_) if !answer.trim_start().starts_with('{') => prompt::accept(answer),
+            Err(why) => Err(why),
+        },
+        (Kind::Node(_), Mode::Text) => prompt::accept(answer),
+        (Kind::Root, Mode::Structured) => match structured::render_root(answer) {
+            Ok(sections) => Ok(root::render(&sections)),
+            Err(_) if !answer.trim_start().starts_with('{') => root::accept_text(answer),
+            Err(why) => Err(why),
+        },
+        (Kind::Root, Mode::Text) => root::accept_text(answer),
+    }
+}

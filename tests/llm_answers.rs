@@ -1,0 +1,118 @@
+//! What hipo asks a local model for and what it accepts back (fake
+//! server): structured answers, the text fallback, grounded acceptance,
+//! cut prompts and cut answers.
+
+mod common;
+
+use common::Project;
+use common::fake_ollama::{FakeOllama, Mode};
+
+const TODAY: &str = "2027-01-21";
+
+fn compact(p: &Project, host: &str, extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec![
+        "compact", "--today", TODAY, "--llm", "ollama", "--model", "fake",
+    ];
+    args.extend(["--host", host, "--num-ctx", "16384"]);
+    args.extend(extra);
+    p.run(args)
+}
+
+fn is_root(g: &serde_json::Value) -> bool {
+    g["system"].as_str().unwrap_or("").contains("ROOT.md")
+}
+
+#[test]
+fn answers_are_asked_as_json_and_rendered_by_hipo() {
+    let server = FakeOllama::start(Mode::Ok);
+    let p = Project::sample();
+    let (code, out, err) = compact(&p, &server.url, &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!err.contains("refused"), "{err}");
+    let calls = server.generates();
+    assert_eq!(calls.len(), 2, "{calls:?}");
+    let node = &calls[0];
+    assert_eq!(node["format"]["type"], "object");
+    assert_eq!(node["format"]["required"][4], "open_items");
+    assert!(
+        node["system"]
+            .as_str()
+            .unwrap()
+            .contains("Answer with one JSON object")
+    );
+    assert_eq!(calls[1]["format"]["required"][0], "active_context");
+    let daily = p.read("memory/daily/2027-01-12.md");
+    assert!(
+        daily.contains("## Topics\n- fake-summary [project]: Deadlock in invoice splitting [project]\n")
+            && daily.contains("- Write the lock order down [feedback] [project]\n")
+            && daily.contains("## Key Decisions\n- decided things about Deadlock in invoice splitting [project]\n## Tasks Completed\n- none\n")
+            && daily.contains("prompt-version: hipo-v2"),
+        "{daily}"
+    );
+    assert!(
+        p.read("memory/ROOT.md")
+            .contains("- fake model: current work on")
+    );
+}
+
+#[test]
+fn a_server_refusing_format_gets_the_text_prompt_and_it_is_said_once() {
+    let server = FakeOllama::start(Mode::NoFormat);
+    let p = Project::sample();
+    let (code, out, err) = compact(&p, &server.url, &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(
+        err.matches("refused structured (JSON) answers").count(),
+        1,
+        "{err}"
+    );
+    let calls = server.generates();
+    // The first call is refused, asked again in text; ROOT goes as text.
+    assert_eq!(calls.len(), 3, "{calls:?}");
+    assert!(calls[0]["format"].is_object());
+    for c in &calls[1..] {
+        assert!(c["format"].is_null(), "{c}");
+        assert!(c["system"].as_str().unwrap().contains("## Open Items"));
+    }
+    assert!(p.read("memory/daily/2027-01-12.md").contains("model: fake"));
+    assert!(p.read("memory/ROOT.md").contains("- fake model:"));
+}
+
+#[test]
+fn structured_false_sends_the_text_prompt() {
+    let server = FakeOllama::start(Mode::Ok);
+    let p = Project::sample();
+    let (code, _, err) = compact(&p, &server.url, &["--structured", "false"]);
+    assert_eq!(code, 0, "{err}");
+    let calls = server.generates();
+    assert!(calls.iter().all(|c| c["format"].is_null()), "{calls:?}");
+    assert!(calls.iter().any(is_root));
+    assert!(
+        p.read("memory/daily/2027-01-12.md")
+            .contains("- decided things about Deadlock in invoice splitting")
+    );
+}
+
+#[test]
+fn well_formed_answers_about_something_else_are_refused() {
+    let server = FakeOllama::start(Mode::Ungrounded);
+    let p = Project::sample();
+    let (code, out, err) = compact(&p, &server.url, &["--json"]);
+    assert_eq!(code, 4, "{out}{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["llm"]["ungrounded"], 2, "{out}");
+    assert!(
+        err.contains("memory/daily/2027-01-12.md: summary failed: the answer drops user or feedback items of its sources: Write the lock order down"),
+        "{err}"
+    );
+    assert!(
+        err.contains("memory/ROOT.md: summary failed: the answer is not about its sources"),
+        "{err}"
+    );
+    let daily = p.read("memory/daily/2027-01-12.md");
+    assert!(
+        daily.contains("status: needs-summarization") && !daily.contains("LeSanti"),
+        "{daily}"
+    );
+    assert!(!p.read("memory/ROOT.md").contains("LeSanti"));
+}
