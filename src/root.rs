@@ -51,81 +51,142 @@ pub use crate::markdown::estimate_tokens;
 
 /// Builds ROOT.md.
 pub fn build(input: &RootInput) -> String {
-    let latest = latest_mentions(input);
     let kept = hand_written(input.existing);
-    let fm = Frontmatter {
-        kind: Some("root".into()),
-        status: Some("tentative".into()),
-        last_updated: Some(input.today.to_string()),
-        ..Default::default()
+    let frame = Frame {
+        frontmatter: Frontmatter {
+            kind: Some("root".into()),
+            status: Some("tentative".into()),
+            last_updated: Some(input.today.to_string()),
+            ..Default::default()
+        }
+        .render(),
+        extra: kept_extra(input.existing),
     };
     let written = |i: usize| input.narrative.as_ref().map(|n| auto(n[i].clone()));
-    let active = kept[0]
-        .clone()
-        .or_else(|| written(0))
-        .unwrap_or_else(|| auto(active_context(input)));
-    let patterns = kept[1]
-        .clone()
-        .or_else(|| written(1))
-        .unwrap_or_else(|| auto(recent_patterns(input)));
-    let mut topics = topic_lines(input.today, &latest);
-    let extra = kept_extra(input.existing);
-    let render =
-        |active: &str, patterns: &str, history: &str, topics: &[TopicLine], omitted: usize| {
-            let mut out = fm.render();
-            out.push('\n');
-            for (title, body) in SECTIONS.iter().zip([active, patterns, history, ""]) {
-                out.push_str(&format!("## {title}\n"));
-                if *title == "Topics Index" {
-                    // Always computed, so marked like every section hipo writes.
-                    out.push_str(AUTO);
-                    out.push('\n');
-                    for t in topics {
-                        out.push_str(&t.text);
-                        out.push('\n');
-                    }
-                    if omitted > 0 {
-                        out.push_str(&omitted_line(omitted));
-                    }
-                } else {
-                    out.push_str(body);
-                }
-                out.push('\n');
-            }
-            for (title, body) in &extra {
-                out.push_str(&format!("## {title}\n{body}"));
-                if !body.ends_with('\n') {
-                    out.push('\n');
-                }
-            }
-            out
-        };
-    let budget = input.max_tokens;
-    let size_of = |h: &str, topics: &[TopicLine], omitted: usize| {
-        estimate_tokens(&render(&active, &patterns, h, topics, omitted))
+    let mut root = Parts {
+        active: kept[0]
+            .clone()
+            .or_else(|| written(0))
+            .unwrap_or_else(|| auto(active_context(input))),
+        patterns: kept[1]
+            .clone()
+            .or_else(|| written(1))
+            .unwrap_or_else(|| auto(recent_patterns(input))),
+        history: kept[2]
+            .clone()
+            .or_else(|| written(2))
+            .unwrap_or_else(|| auto(historical_summary(input, true))),
+        topics: topic_lines(input.today, &latest_mentions(input)),
+        omitted: 0,
     };
-    let mut history = kept[2]
-        .clone()
-        .or_else(|| written(2))
-        .unwrap_or_else(|| auto(historical_summary(input, true)));
+    let budget = input.max_tokens;
     // Over the cap, Historical Summary is compressed first: the model's
     // text loses its oldest lines (down to a floor); the mechanical one
     // drops its topics.
-    if size_of(&history, &topics, 0) > budget && kept[2].is_none() {
-        history = match written(2) {
-            Some(model) => {
-                shorten_oldest(&model, HISTORY_FLOOR, |h| size_of(h, &topics, 0) <= budget)
-            }
+    if root.tokens(&frame) > budget && kept[2].is_none() {
+        root.history = match written(2) {
+            Some(model) => shorten_oldest(&model, HISTORY_FLOOR, |h| {
+                Parts {
+                    history: h.to_string(),
+                    ..root.clone()
+                }
+                .tokens(&frame)
+                    <= budget
+            }),
             None => auto(historical_summary(input, false)),
         };
     }
-    if size_of(&history, &topics, 0) <= budget {
-        return render(&active, &patterns, &history, &topics, 0);
+    if root.tokens(&frame) <= budget {
+        return root.render(&frame);
     }
-    // Then the oldest project topics, then the oldest references; user and
-    // feedback topics are never dropped. A project topic over 90 days old
-    // moves to Historical Summary (a keyword under its month) while that
-    // stays within a quarter of the cap; the rest are counted as omitted.
+    drop_old_topics(&mut root, &frame, input, budget, kept[2].is_some());
+    let out = root.render(&frame);
+    if estimate_tokens(&out) <= budget {
+        return out;
+    }
+    trim_to_cap(&mut root, &frame, budget, &kept);
+    root.render(&frame)
+}
+
+/// What every rendering of ROOT shares: the frontmatter and the sections
+/// that are not one of hipo's four, kept as they were.
+struct Frame {
+    frontmatter: String,
+    extra: Vec<(String, String)>,
+}
+
+/// ROOT's four sections as they stand while it is fitted to its cap.
+#[derive(Clone)]
+struct Parts {
+    active: String,
+    patterns: String,
+    history: String,
+    topics: Vec<TopicLine>,
+    /// Topics left out, counted in a last line of the index.
+    omitted: usize,
+}
+
+impl Parts {
+    fn render(&self, frame: &Frame) -> String {
+        let mut out = frame.frontmatter.clone();
+        out.push('\n');
+        for (title, body) in
+            SECTIONS
+                .iter()
+                .zip([self.active.as_str(), &self.patterns, &self.history, ""])
+        {
+            out.push_str(&format!("## {title}\n"));
+            if *title == "Topics Index" {
+                // Always computed, so marked like every section hipo writes.
+                out.push_str(AUTO);
+                out.push('\n');
+                for t in &self.topics {
+                    out.push_str(&t.text);
+                    out.push('\n');
+                }
+                if self.omitted > 0 {
+                    out.push_str(&omitted_line(self.omitted));
+                }
+            } else {
+                out.push_str(body);
+            }
+            out.push('\n');
+        }
+        for (title, body) in &frame.extra {
+            out.push_str(&format!("## {title}\n{body}"));
+            if !body.ends_with('\n') {
+                out.push('\n');
+            }
+        }
+        out
+    }
+
+    fn tokens(&self, frame: &Frame) -> usize {
+        estimate_tokens(&self.render(frame))
+    }
+
+    /// The tokens with `omitted` counted, as the index would say it.
+    fn over(&self, size: usize, budget: usize) -> bool {
+        size + if self.omitted > 0 {
+            estimate_tokens(&omitted_line(self.omitted))
+        } else {
+            0
+        } > budget
+    }
+}
+
+/// The oldest project topics go, then the oldest references; user and
+/// feedback topics stay. A project topic over 90 days old moves to
+/// Historical Summary (a keyword under its month) while that stays within
+/// a quarter of the cap; the rest are counted as omitted.
+fn drop_old_topics(
+    root: &mut Parts,
+    frame: &Frame,
+    input: &RootInput,
+    budget: usize,
+    history_kept: bool,
+) {
+    let topics = &root.topics;
     let mut order: Vec<usize> = (0..topics.len())
         .filter(|&i| {
             matches!(
@@ -142,22 +203,15 @@ pub fn build(input: &RootInput) -> String {
     });
     // Sizes below are kept conservatively: a dropped line saves one token
     // less than its own estimate, an added one costs all of its own.
-    let mut size = size_of(&history, &topics, 0);
+    let mut size = root.tokens(frame);
     let mut drop = vec![false; topics.len()];
     let mut moved: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let (mut moved_tokens, mut omitted) = (0, 0);
-    let over = |size: usize, omitted: usize| {
-        size + if omitted > 0 {
-            estimate_tokens(&omitted_line(omitted))
-        } else {
-            0
-        } > budget
-    };
+    let mut moved_tokens = 0;
     for &i in &order {
-        if !over(size, omitted) {
+        if !root.over(size, budget) {
             break;
         }
-        let t = &topics[i];
+        let t = &root.topics[i];
         drop[i] = true;
         size -= estimate_tokens(&t.text).saturating_sub(1);
         let month = (input.today - chrono::Duration::days(t.age))
@@ -168,7 +222,7 @@ pub fn build(input: &RootInput) -> String {
             None => estimate_tokens(&moved_line(&month, &[&t.topic.keyword])),
         };
         // Not into a hand-written Historical Summary: it is kept verbatim.
-        let movable = t.topic.kind == EntryType::Project && t.age > 90 && kept[2].is_none();
+        let movable = t.topic.kind == EntryType::Project && t.age > 90 && !history_kept;
         if movable && moved_tokens + cost <= budget / 4 {
             moved
                 .entry(month)
@@ -177,37 +231,41 @@ pub fn build(input: &RootInput) -> String {
             moved_tokens += cost;
             size += cost;
         } else {
-            omitted += 1;
+            root.omitted += 1;
         }
     }
     for (month, keywords) in &moved {
         let kws: Vec<&String> = keywords.iter().collect();
-        history.push_str(&moved_line(month, &kws));
+        root.history.push_str(&moved_line(month, &kws));
     }
     let mut flags = drop.into_iter();
-    topics.retain(|_| !flags.next().unwrap_or(false));
-    let out = render(&active, &patterns, &history, &topics, omitted);
-    if estimate_tokens(&out) <= budget {
-        return out;
-    }
-    // Still over (a day of ten thousand entries, years of history): the
-    // cap holds whatever the input. Historical Summary loses its oldest
-    // lines, Recent Patterns its last, then user and feedback topics go
-    // (feedback first, oldest first, counted as omitted), and Active
-    // Context is cut last. Hand-written sections are the person's own
-    // text and are never cut.
-    let room = |without: String| budget.saturating_sub(estimate_tokens(&without));
+    root.topics.retain(|_| !flags.next().unwrap_or(false));
+}
+
+/// Still over (a day of ten thousand entries, years of history): the cap
+/// holds whatever the input. Historical Summary loses its oldest lines,
+/// Recent Patterns its last, then user and feedback topics go (feedback
+/// first, oldest first, counted as omitted), and Active Context is cut
+/// last. Hand-written sections are the person's own text and never cut.
+fn trim_to_cap(root: &mut Parts, frame: &Frame, budget: usize, kept: &[Option<String>; 3]) {
+    let room = |without: &Parts| budget.saturating_sub(without.tokens(frame));
     if kept[2].is_none() {
-        let left = room(render(&active, &patterns, "", &topics, omitted));
-        history = fit_section(&history, left, true);
+        let left = room(&Parts {
+            history: String::new(),
+            ..root.clone()
+        });
+        root.history = fit_section(&root.history, left, true);
     }
-    let mut patterns = patterns.clone();
     if kept[1].is_none() {
-        let left = room(render(&active, "", &history, &topics, omitted));
-        patterns = fit_section(&patterns, left, false);
+        let left = room(&Parts {
+            patterns: String::new(),
+            ..root.clone()
+        });
+        root.patterns = fit_section(&root.patterns, left, false);
     }
-    let mut size = estimate_tokens(&render(&active, &patterns, &history, &topics, omitted));
-    if over(size, omitted) {
+    let mut size = root.tokens(frame);
+    if root.over(size, budget) {
+        let topics = &root.topics;
         let mut order: Vec<usize> = (0..topics.len()).collect();
         order.sort_by_key(|&i| {
             (
@@ -217,22 +275,23 @@ pub fn build(input: &RootInput) -> String {
         });
         let mut drop = vec![false; topics.len()];
         for i in order {
-            if !over(size, omitted) {
+            if !root.over(size, budget) {
                 break;
             }
             drop[i] = true;
-            size -= estimate_tokens(&topics[i].text).saturating_sub(1);
-            omitted += 1;
+            size -= estimate_tokens(&root.topics[i].text).saturating_sub(1);
+            root.omitted += 1;
         }
         let mut flags = drop.into_iter();
-        topics.retain(|_| !flags.next().unwrap_or(false));
+        root.topics.retain(|_| !flags.next().unwrap_or(false));
     }
-    let mut active = active.clone();
     if kept[0].is_none() {
-        let left = room(render("", &patterns, &history, &topics, omitted));
-        active = fit_section(&active, left, false);
+        let left = room(&Parts {
+            active: String::new(),
+            ..root.clone()
+        });
+        root.active = fit_section(&root.active, left, false);
     }
-    render(&active, &patterns, &history, &topics, omitted)
 }
 
 /// What ends a section cut to stay under the cap.
@@ -350,6 +409,7 @@ fn auto(body: String) -> String {
     format!("{AUTO}\n{body}")
 }
 
+#[derive(Clone)]
 struct TopicLine {
     topic: Topic,
     age: i64,
