@@ -209,6 +209,15 @@ fn each_tool_answers_on_the_sample() {
     }
     let text = r["result"]["content"][0]["text"].as_str().unwrap();
     assert!(text.contains("memory/2027-01-08.md:3"), "{text}");
+    // A count sent as text (as the MCP Inspector CLI sends every argument).
+    let r = c.call("search", json!({"query": "postgres", "limit": "2"}));
+    assert_eq!(
+        r["result"]["structuredContent"]["hits"]
+            .as_array()
+            .map(Vec::len),
+        Some(2),
+        "{r}"
+    );
     let r = c.call(
         "search",
         json!({"query": "postgres", "type": "user", "after": "2027-01-01"}),
@@ -338,6 +347,11 @@ fn bad_arguments_are_invalid_params_naming_the_argument() {
             "`week`:",
         ),
         ("search", json!({"query": "x", "limit": 0}), "`limit`:"),
+        (
+            "search",
+            json!({"query": "x", "limit": "many"}),
+            "`many` is not a count",
+        ),
         ("search", json!({}), "search: missing field `query`"),
         (
             "search",
