@@ -12,11 +12,17 @@ from just before the spawn until the answer's line is read:
 - spawn floor: `hipo --version` to its exit, the cost of starting any
   process of this binary from Python, for scale.
 
+With QMD set to a qmd command (its collection already indexed, its
+state in the environment), `qmd mcp` is timed the same way, interleaved:
+its `query` tool with one `lex` (BM25) search and `rerank: false`, the
+closest match to hipo's search that loads no model.
+
 Usage: mcp_timing.py HIPO PROJECT_DIR [RUNS]
 Prints medians (and p10/p90) in milliseconds.
 """
 import json
 import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -44,17 +50,24 @@ INIT = json.dumps({
 INITIALIZED = json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n"
 
 
-def search(q):
+def call(tool, arguments):
     return json.dumps({
         "jsonrpc": "2.0", "id": 2, "method": "tools/call",
-        "params": {"name": "search", "arguments": {"query": q, "limit": 10}},
+        "params": {"name": tool, "arguments": arguments},
     }) + "\n"
 
 
-def spawn():
-    return subprocess.Popen([hipo, "--dir", project, "mcp"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
-                            bufsize=0)
+HIPO = ([hipo, "--dir", project, "mcp"], lambda q: call("search", {"query": q, "limit": 10}))
+QMD = None
+if os.environ.get("QMD"):
+    QMD = (shlex.split(os.environ["QMD"]) + ["mcp"],
+           lambda q: call("query", {"searches": [{"type": "lex", "query": q}],
+                                    "limit": 10, "rerank": False}))
+
+
+def spawn(cmd):
+    return subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, env=env, bufsize=0)
 
 
 def read_answer(p, want_id):
@@ -73,9 +86,9 @@ def end(p):
         raise SystemExit(f"hipo mcp exited {p.returncode}")
 
 
-def one_initialize():
+def one_initialize(server=HIPO):
     t0 = time.perf_counter()
-    p = spawn()
+    p = spawn(server[0])
     p.stdin.write(INIT.encode())
     read_answer(p, 1)
     t = time.perf_counter() - t0
@@ -83,16 +96,17 @@ def one_initialize():
     return t
 
 
-def one_search(q):
+def one_search(q, server=HIPO):
     t0 = time.perf_counter()
-    p = spawn()
-    p.stdin.write((INIT + INITIALIZED + search(q)).encode())
+    p = spawn(server[0])
+    p.stdin.write((INIT + INITIALIZED + server[1](q)).encode())
     read_answer(p, 1)
     answer = read_answer(p, 2)
     t = time.perf_counter() - t0
     end(p)
-    hits = answer["result"]["structuredContent"]["hits"]
-    if not hits:
+    if "error" in answer or answer["result"].get("isError"):
+        raise SystemExit(f"{server[0][0]}: the search of {q!r} failed: {answer}")
+    if server is HIPO and not answer["result"]["structuredContent"]["hits"]:
         raise SystemExit(f"no hits for {q!r}: {answer}")
     return t
 
@@ -111,12 +125,21 @@ def report(name, times):
 
 # Warm the page cache and the index once.
 one_search("kayak")
-version, init, first = [], [], []
+qmd_runs = max(runs // 5, 10)
+if QMD:
+    one_search("kayak", QMD)
+version, init, first, qinit, qfirst = [], [], [], [], []
 for i in range(runs):
-    # Interleaved, so the three share the machine's state.
+    # Interleaved, so all share the machine's state.
     version.append(one_version())
     init.append(one_initialize())
     first.append(one_search(queries[i % len(queries)]))
+    if QMD and i < qmd_runs:
+        qinit.append(one_initialize(QMD))
+        qfirst.append(one_search(queries[i % len(queries)], QMD))
 report("spawn floor (hipo --version)", version)
 report("initialize answered", init)
 report("first search answered", first)
+if QMD:
+    report("qmd mcp: initialize", qinit)
+    report("qmd mcp: first query (lex)", qfirst)
