@@ -28,12 +28,17 @@ impl Client {
     /// Starts `hipo --dir P --today TODAY mcp EXTRA…` and initializes.
     fn start(p: &Project, extra: &[&str], env: &[(&str, &str)]) -> Client {
         let mut cmd = Command::new(assert_cmd::cargo::cargo_bin!("hipo"));
-        cmd.arg("--dir")
-            .arg(p.path())
-            .args(["--today", TODAY, "mcp"])
+        cmd.arg("--dir").arg(p.path());
+        Client::spawn(cmd, extra, env)
+    }
+
+    /// Starts `CMD --today TODAY mcp EXTRA…` and initializes.
+    fn spawn(mut cmd: Command, extra: &[&str], env: &[(&str, &str)]) -> Client {
+        cmd.args(["--today", TODAY, "mcp"])
             .args(extra)
             .env_remove("HIPO_DIR")
             .env_remove("HIPO_LOCK_WAIT")
+            .env_remove("CLAUDE_PROJECT_DIR")
             .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -498,4 +503,33 @@ fn compact_sends_progress_notifications_for_its_token() {
     assert!(server.generates().len() > 5);
     let (code, err) = c.close();
     assert_eq!(code, Some(0), "{err}");
+}
+
+#[test]
+fn the_project_is_found_from_claude_project_dir_on_the_first_call() {
+    let p = Project::sample();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin!("hipo"));
+    cmd.current_dir(elsewhere.path());
+    let dir = p.path().to_str().unwrap();
+    let mut c = Client::spawn(cmd, &[], &[("CLAUDE_PROJECT_DIR", dir)]);
+    let tl = c.text(
+        "timeline",
+        json!({"from": "2027-01-20", "to": "2027-01-20"}),
+    );
+    assert!(
+        tl.contains("memory/2027-01-20.md:3  [project] Q1 roadmap draft"),
+        "{tl}"
+    );
+    let (code, err) = c.close();
+    assert_eq!(code, Some(0), "{err}");
+
+    // No project anywhere: resources are an empty list, tools say why.
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin!("hipo"));
+    cmd.current_dir(elsewhere.path());
+    let mut c = Client::spawn(cmd, &[], &[]);
+    let list = c.request("resources/list", json!({}));
+    assert_eq!(list["result"]["resources"], json!([]), "{list}");
+    let r = c.call("status", json!({}));
+    assert_eq!(r["result"]["isError"], true, "{r}");
 }
