@@ -28,12 +28,17 @@ impl Client {
     /// Starts `hipo --dir P --today TODAY mcp EXTRA…` and initializes.
     fn start(p: &Project, extra: &[&str], env: &[(&str, &str)]) -> Client {
         let mut cmd = Command::new(assert_cmd::cargo::cargo_bin!("hipo"));
-        cmd.arg("--dir")
-            .arg(p.path())
-            .args(["--today", TODAY, "mcp"])
+        cmd.arg("--dir").arg(p.path());
+        Client::spawn(cmd, extra, env)
+    }
+
+    /// Starts `CMD --today TODAY mcp EXTRA…` and initializes.
+    fn spawn(mut cmd: Command, extra: &[&str], env: &[(&str, &str)]) -> Client {
+        cmd.args(["--today", TODAY, "mcp"])
             .args(extra)
             .env_remove("HIPO_DIR")
             .env_remove("HIPO_LOCK_WAIT")
+            .env_remove("CLAUDE_PROJECT_DIR")
             .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -209,6 +214,15 @@ fn each_tool_answers_on_the_sample() {
     }
     let text = r["result"]["content"][0]["text"].as_str().unwrap();
     assert!(text.contains("memory/2027-01-08.md:3"), "{text}");
+    // A count sent as text (as the MCP Inspector CLI sends every argument).
+    let r = c.call("search", json!({"query": "postgres", "limit": "2"}));
+    assert_eq!(
+        r["result"]["structuredContent"]["hits"]
+            .as_array()
+            .map(Vec::len),
+        Some(2),
+        "{r}"
+    );
     let r = c.call(
         "search",
         json!({"query": "postgres", "type": "user", "after": "2027-01-01"}),
@@ -338,6 +352,11 @@ fn bad_arguments_are_invalid_params_naming_the_argument() {
             "`week`:",
         ),
         ("search", json!({"query": "x", "limit": 0}), "`limit`:"),
+        (
+            "search",
+            json!({"query": "x", "limit": "many"}),
+            "`many` is not a count",
+        ),
         ("search", json!({}), "search: missing field `query`"),
         (
             "search",
@@ -485,4 +504,33 @@ fn compact_sends_progress_notifications_for_its_token() {
     assert!(server.generates().len() > 5);
     let (code, err) = c.close();
     assert_eq!(code, Some(0), "{err}");
+}
+
+#[test]
+fn the_project_is_found_from_claude_project_dir_on_the_first_call() {
+    let p = Project::sample();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin!("hipo"));
+    cmd.current_dir(elsewhere.path());
+    let dir = p.path().to_str().unwrap();
+    let mut c = Client::spawn(cmd, &[], &[("CLAUDE_PROJECT_DIR", dir)]);
+    let tl = c.text(
+        "timeline",
+        json!({"from": "2027-01-20", "to": "2027-01-20"}),
+    );
+    assert!(
+        tl.contains("memory/2027-01-20.md:3  [project] Q1 roadmap draft"),
+        "{tl}"
+    );
+    let (code, err) = c.close();
+    assert_eq!(code, Some(0), "{err}");
+
+    // No project anywhere: resources are an empty list, tools say why.
+    let mut cmd = Command::new(assert_cmd::cargo::cargo_bin!("hipo"));
+    cmd.current_dir(elsewhere.path());
+    let mut c = Client::spawn(cmd, &[], &[]);
+    let list = c.request("resources/list", json!({}));
+    assert_eq!(list["result"]["resources"], json!([]), "{list}");
+    let r = c.call("status", json!({}));
+    assert_eq!(r["result"]["isError"], true, "{r}");
 }

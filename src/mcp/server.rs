@@ -185,12 +185,12 @@ impl ServerHandler for Server {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let hipo = self
-            .project()
-            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-        Ok(ListResourcesResult::with_all_items(resources::list(
-            hipo.root(),
-        )))
+        // Clients list resources as they connect: no project (yet) is
+        // nothing to attach, not a failing server.
+        let found = self.project().map(|h| resources::list(h.root()));
+        Ok(ListResourcesResult::with_all_items(
+            found.unwrap_or_default(),
+        ))
     }
 
     async fn read_resource(

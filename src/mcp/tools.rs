@@ -74,6 +74,38 @@ fn entry_type(arg: &str, value: &str) -> Result<EntryType, ErrorData> {
     })
 }
 
+/// A count given as a number or as a string of digits: some clients (the
+/// MCP Inspector CLI's `--tool-arg limit=3`) send every argument as text.
+fn count<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<usize>, D::Error> {
+    use serde::de::Error as _;
+    match Option::<serde_json::Value>::deserialize(d)? {
+        None | Some(serde_json::Value::Null) => Ok(None),
+        Some(serde_json::Value::Number(n)) => n
+            .as_u64()
+            .map(|n| Some(n as usize))
+            .ok_or_else(|| D::Error::custom(format!("{n} is not a count (0, 1, 2, …)"))),
+        Some(serde_json::Value::String(s)) => s
+            .trim()
+            .parse()
+            .map(Some)
+            .map_err(|_| D::Error::custom(format!("`{s}` is not a count (0, 1, 2, …)"))),
+        Some(other) => Err(D::Error::custom(format!(
+            "{other} is not a count (0, 1, 2, …)"
+        ))),
+    }
+}
+
+/// A flag given as a boolean or as the text `true`/`false`.
+fn flag<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
+    use serde::de::Error as _;
+    match Option::<serde_json::Value>::deserialize(d)? {
+        None | Some(serde_json::Value::Null) => Ok(None),
+        Some(serde_json::Value::Bool(b)) => Ok(Some(b)),
+        Some(serde_json::Value::String(s)) if s == "true" || s == "false" => Ok(Some(s == "true")),
+        Some(other) => Err(D::Error::custom(format!("{other} is not true or false"))),
+    }
+}
+
 /// `search` arguments.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -82,7 +114,7 @@ pub struct SearchArgs {
     /// understood: "exact phrase", +required, -excluded.
     pub query: String,
     /// How many results (1-100, default 10).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "count")]
     pub limit: Option<usize>,
     /// Only entries of this type: user (what the user said or prefers),
     /// feedback (rules the user gave), project (work, decisions), reference
@@ -214,10 +246,10 @@ pub struct GetArgs {
     pub path: Option<String>,
     /// The first line to show (1-based); without `count`, shows to the end
     /// of the section holding it.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "count")]
     pub line: Option<usize>,
     /// How many lines to show from `line`.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "count")]
     pub count: Option<usize>,
     /// A search hit's id, like #1a2b3c4d5e6f: shows that hit's whole
     /// section. Give this or `path`.
@@ -265,7 +297,7 @@ pub struct RecallArgs {
     /// decide about the Postgres migration?".
     pub request: String,
     /// Most tokens to return (default 1500, at least 100).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "count")]
     pub budget: Option<usize>,
 }
 
@@ -344,7 +376,7 @@ impl JsonSchema for Fields {
 #[serde(deny_unknown_fields)]
 pub struct CompactArgs {
     /// Only say what would be written, write nothing.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "flag")]
     pub dry_run: Option<bool>,
 }
 
@@ -366,10 +398,10 @@ pub struct TimelineArgs {
     /// Only entries of this type (user, feedback, project, reference), and
     /// the nodes holding such topics.
     #[serde(default, rename = "type")]
-    #[schemars(extend("enum" = ["user", "feedback", "project", "reference"]))]
+    #[schemars(extend("enum" = ["user", "feedback", "project", "reference", null]))]
     pub kind: Option<String>,
     /// Most lines to return (default 100).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "count")]
     pub limit: Option<usize>,
 }
 
