@@ -75,6 +75,16 @@ impl Drop for Fake {
     }
 }
 
+/// `PATH` with this build's `hipo` first, as after `cargo install`.
+fn path_with_hipo() -> std::ffi::OsString {
+    let bin = Path::new(env!("CARGO_BIN_EXE_hipo"))
+        .parent()
+        .unwrap()
+        .to_path_buf();
+    let rest = std::env::var_os("PATH").unwrap_or_default();
+    std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(&rest))).unwrap()
+}
+
 fn today() -> String {
     chrono::Local::now().date_naive().to_string()
 }
@@ -86,8 +96,17 @@ fn claude_code_loads_memory_recalls_and_captures_each_message_once() {
     };
     let p = Project::sample();
     assert_eq!(p.compact("2027-01-21").0, 0);
-    let (code, out, err) = p.run(["init", "--platform", "claude-code"]);
-    assert_eq!(code, 0, "{out}{err}");
+    let init = p
+        .hipo()
+        .args(["init", "--platform", "claude-code"])
+        .env("PATH", path_with_hipo())
+        .output()
+        .unwrap();
+    assert!(init.status.success());
+    assert!(
+        p.read(".claude/settings.local.json")
+            .contains("\"hipo hook claude-code stop\"")
+    );
     let work = tempfile::tempdir().unwrap();
     let home = work.path().join("home");
     std::fs::create_dir(&home).unwrap();
@@ -105,6 +124,9 @@ fn claude_code_loads_memory_recalls_and_captures_each_message_once() {
             )
             .env("DISABLE_TELEMETRY", "1")
             .env("DISABLE_AUTOUPDATER", "1")
+            // List MCP tools in the request instead of deferring them.
+            .env("ENABLE_TOOL_SEARCH", "false")
+            .env("PATH", path_with_hipo())
             .env_remove("HIPO_DIR")
             .stdin(Stdio::null())
             .output()
@@ -233,6 +255,7 @@ fn codex_loads_memory_recalls_and_captures_each_message_once() {
             .env("HOME", work.path().join("home"))
             .env("CODEX_HOME", &codex_home)
             .env("FAKE_API_KEY", "dummy")
+            .env("PATH", path_with_hipo())
             .env_remove("HIPO_DIR")
             .stdin(Stdio::null())
             .output()

@@ -66,8 +66,13 @@ pub fn create_once(path: &Path, text: &str) -> Result<Change> {
 /// removed when `block` is `None`. Text outside the markers is kept byte
 /// for byte.
 pub fn with_block(text: &str, block: Option<&str>) -> String {
-    let span = text.find(BEGIN).and_then(|start| {
-        let end = text[start..].find(END)? + start + END.len();
+    with_marked(text, BEGIN, END, block)
+}
+
+/// [`with_block`] between any two marker lines (`#` comments in TOML).
+pub fn with_marked(text: &str, begin: &str, end_marker: &str, block: Option<&str>) -> String {
+    let span = text.find(begin).and_then(|start| {
+        let end = text[start..].find(end_marker)? + start + end_marker.len();
         let end = if text[end..].starts_with('\n') {
             end + 1
         } else {
@@ -75,7 +80,7 @@ pub fn with_block(text: &str, block: Option<&str>) -> String {
         };
         Some((start, end))
     });
-    let new = block.map(|b| format!("{BEGIN}\n{}\n{END}\n", b.trim_end()));
+    let new = block.map(|b| format!("{begin}\n{}\n{end_marker}\n", b.trim_end()));
     match (span, new) {
         (Some((s, e)), Some(n)) => format!("{}{n}{}", &text[..s], &text[e..]),
         (Some((s, e)), None) => {

@@ -207,7 +207,61 @@ pub fn uninstall(root: &Path, platform: Platform) -> Result<Report> {
         }
     }
     report.note(l.hooks_file, set_hooks(root, l.hooks_file, &[], platform)?);
+    let (rel, change) = register_mcp(root, platform, false)?;
+    report.note(rel, change);
     Ok(report)
+}
+
+/// The MCP server in the platform's project config: `.mcp.json` for
+/// Claude Code, `.codex/config.toml` for Codex (read once the project is
+/// trusted). These files are shared, so the command is `hipo` on `PATH`,
+/// never a machine path.
+fn register_mcp(root: &Path, platform: Platform, on: bool) -> Result<(&'static str, Change)> {
+    match platform {
+        Platform::ClaudeCode => {
+            let rel = ".mcp.json";
+            let path = root.join(rel);
+            let old = read(&path)?;
+            let mut settings = json_object(&path, old.as_deref())?;
+            let servers = settings
+                .entry("mcpServers")
+                .or_insert_with(|| Value::Object(Default::default()));
+            if let Some(servers) = servers.as_object_mut() {
+                servers.remove("hipo");
+                if on {
+                    servers.insert("hipo".into(), json!({"command": "hipo", "args": ["mcp"]}));
+                }
+            }
+            if settings
+                .get("mcpServers")
+                .and_then(Value::as_object)
+                .is_some_and(|m| m.is_empty())
+            {
+                settings.remove("mcpServers");
+            }
+            let new = (!settings.is_empty()).then(|| json_text(&settings));
+            Ok((rel, put(&path, old.as_deref(), new.as_deref())?))
+        }
+        Platform::Codex => {
+            let rel = ".codex/config.toml";
+            let path = root.join(rel);
+            let old = read(&path)?;
+            let text = old.as_deref().unwrap_or("");
+            let begin = "# hipo:begin (written by `hipo init`; `hipo uninstall` removes it)";
+            let end = "# hipo:end";
+            // Someone else's [mcp_servers.hipo]: a second one would make
+            // the file invalid TOML, so theirs stays.
+            let outside = files::with_marked(text, begin, end, None);
+            if on && outside.contains("[mcp_servers.hipo]") {
+                return Ok((rel, Change::Unchanged));
+            }
+            let block = on.then_some("[mcp_servers.hipo]\ncommand = \"hipo\"\nargs = [\"mcp\"]");
+            let new = files::with_marked(text, begin, end, block);
+            let new = (!new.trim().is_empty()).then_some(new);
+            Ok((rel, put(&path, old.as_deref(), new.as_deref())?))
+        }
+        _ => Ok(("", Change::Unchanged)),
+    }
 }
 
 fn set_block(root: &Path, rel: &str, block: Option<&str>) -> Result<Change> {
