@@ -42,6 +42,14 @@ pub fn check(
         };
         check_hooks(&mut out, platform, &path, &text, l.hooks, codex_home);
     }
+    let registered = [".mcp.json", ".codex/config.toml"]
+        .iter()
+        .any(|rel| std::fs::read_to_string(root.join(rel)).is_ok_and(|t| t.contains("hipo")));
+    if registered && !reachable("hipo mcp") {
+        out.push(fix(
+            "the MCP server is registered as `hipo mcp`, but `hipo` is not on PATH: install it there (cargo install --path .)".into(),
+        ));
+    }
     if out.is_empty() {
         out.push(warn(
             "no agent platform is installed: run `hipo init --platform claude-code` (or codex)"
