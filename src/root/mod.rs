@@ -11,12 +11,10 @@
 //! generated sections are cut too (user and feedback topics next, Active
 //! Context last). Hand-written sections are never cut.
 
-use crate::error::Result;
 use crate::layout::NodeId;
 use crate::markdown::{EntryType, Frontmatter, Topic};
 use chrono::NaiveDate;
 use std::collections::{BTreeMap, HashMap};
-use std::path::Path;
 
 /// Marks a section hipo generated and may regenerate.
 pub const AUTO: &str = "<!-- hipo:auto -->";
@@ -48,6 +46,13 @@ pub struct RootInput<'a> {
 
 /// A rough token count (≈ 4 bytes a token), enough to enforce the cap.
 pub use crate::markdown::estimate_tokens;
+
+mod cap;
+mod sections;
+
+use cap::{Frame, HISTORY_FLOOR, Parts, drop_old_topics, shorten_oldest, trim_to_cap};
+pub use sections::sync_memory_md;
+use sections::{hand_written, kept_extra};
 
 /// Builds ROOT.md.
 pub fn build(input: &RootInput) -> String {
@@ -110,310 +115,15 @@ pub fn build(input: &RootInput) -> String {
 
 /// What every rendering of ROOT shares: the frontmatter and the sections
 /// that are not one of hipo's four, kept as they were.
-struct Frame {
-    frontmatter: String,
-    extra: Vec<(String, String)>,
-}
-
-/// ROOT's four sections as they stand while it is fitted to its cap.
-#[derive(Clone)]
-struct Parts {
-    active: String,
-    patterns: String,
-    history: String,
-    topics: Vec<TopicLine>,
-    /// Topics left out, counted in a last line of the index.
-    omitted: usize,
-}
-
-impl Parts {
-    fn render(&self, frame: &Frame) -> String {
-        let mut out = frame.frontmatter.clone();
-        out.push('\n');
-        for (title, body) in
-            SECTIONS
-                .iter()
-                .zip([self.active.as_str(), &self.patterns, &self.history, ""])
-        {
-            out.push_str(&format!("## {title}\n"));
-            if *title == "Topics Index" {
-                // Always computed, so marked like every section hipo writes.
-                out.push_str(AUTO);
-                out.push('\n');
-                for t in &self.topics {
-                    out.push_str(&t.text);
-                    out.push('\n');
-                }
-                if self.omitted > 0 {
-                    out.push_str(&omitted_line(self.omitted));
-                }
-            } else {
-                out.push_str(body);
-            }
-            out.push('\n');
-        }
-        for (title, body) in &frame.extra {
-            out.push_str(&format!("## {title}\n{body}"));
-            if !body.ends_with('\n') {
-                out.push('\n');
-            }
-        }
-        out
-    }
-
-    fn tokens(&self, frame: &Frame) -> usize {
-        estimate_tokens(&self.render(frame))
-    }
-
-    /// The tokens with `omitted` counted, as the index would say it.
-    fn over(&self, size: usize, budget: usize) -> bool {
-        size + if self.omitted > 0 {
-            estimate_tokens(&omitted_line(self.omitted))
-        } else {
-            0
-        } > budget
-    }
-}
-
-/// The oldest project topics go, then the oldest references; user and
-/// feedback topics stay. A project topic over 90 days old moves to
-/// Historical Summary (a keyword under its month) while that stays within
-/// a quarter of the cap; the rest are counted as omitted.
-fn drop_old_topics(
-    root: &mut Parts,
-    frame: &Frame,
-    input: &RootInput,
-    budget: usize,
-    history_kept: bool,
-) {
-    let topics = &root.topics;
-    let mut order: Vec<usize> = (0..topics.len())
-        .filter(|&i| {
-            matches!(
-                topics[i].topic.kind,
-                EntryType::Project | EntryType::Reference
-            )
-        })
-        .collect();
-    order.sort_by_key(|&i| {
-        (
-            topics[i].topic.kind == EntryType::Reference,
-            std::cmp::Reverse(topics[i].age),
-        )
-    });
-    // Sizes below are kept conservatively: a dropped line saves one token
-    // less than its own estimate, an added one costs all of its own.
-    let mut size = root.tokens(frame);
-    let mut drop = vec![false; topics.len()];
-    let mut moved: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let mut moved_tokens = 0;
-    for &i in &order {
-        if !root.over(size, budget) {
-            break;
-        }
-        let t = &root.topics[i];
-        drop[i] = true;
-        size -= estimate_tokens(&t.text).saturating_sub(1);
-        let month = (input.today - chrono::Duration::days(t.age))
-            .format("%Y-%m")
-            .to_string();
-        let cost = match moved.get(&month) {
-            Some(_) => estimate_tokens(&t.topic.keyword) + 1,
-            None => estimate_tokens(&moved_line(&month, &[&t.topic.keyword])),
-        };
-        // Not into a hand-written Historical Summary: it is kept verbatim.
-        let movable = t.topic.kind == EntryType::Project && t.age > 90 && !history_kept;
-        if movable && moved_tokens + cost <= budget / 4 {
-            moved
-                .entry(month)
-                .or_default()
-                .push(t.topic.keyword.clone());
-            moved_tokens += cost;
-            size += cost;
-        } else {
-            root.omitted += 1;
-        }
-    }
-    for (month, keywords) in &moved {
-        let kws: Vec<&String> = keywords.iter().collect();
-        root.history.push_str(&moved_line(month, &kws));
-    }
-    let mut flags = drop.into_iter();
-    root.topics.retain(|_| !flags.next().unwrap_or(false));
-}
-
-/// Still over (a day of ten thousand entries, years of history): the cap
-/// holds whatever the input. Historical Summary loses its oldest lines,
-/// Recent Patterns its last, then user and feedback topics go (feedback
-/// first, oldest first, counted as omitted), and Active Context is cut
-/// last. Hand-written sections are the person's own text and never cut.
-fn trim_to_cap(root: &mut Parts, frame: &Frame, budget: usize, kept: &[Option<String>; 3]) {
-    let room = |without: &Parts| budget.saturating_sub(without.tokens(frame));
-    if kept[2].is_none() {
-        let left = room(&Parts {
-            history: String::new(),
-            ..root.clone()
-        });
-        root.history = fit_section(&root.history, left, true);
-    }
-    if kept[1].is_none() {
-        let left = room(&Parts {
-            patterns: String::new(),
-            ..root.clone()
-        });
-        root.patterns = fit_section(&root.patterns, left, false);
-    }
-    let mut size = root.tokens(frame);
-    if root.over(size, budget) {
-        let topics = &root.topics;
-        let mut order: Vec<usize> = (0..topics.len()).collect();
-        order.sort_by_key(|&i| {
-            (
-                topics[i].topic.kind == EntryType::User,
-                std::cmp::Reverse(topics[i].age),
-            )
-        });
-        let mut drop = vec![false; topics.len()];
-        for i in order {
-            if !root.over(size, budget) {
-                break;
-            }
-            drop[i] = true;
-            size -= estimate_tokens(&root.topics[i].text).saturating_sub(1);
-            root.omitted += 1;
-        }
-        let mut flags = drop.into_iter();
-        root.topics.retain(|_| !flags.next().unwrap_or(false));
-    }
-    if kept[0].is_none() {
-        let left = room(&Parts {
-            active: String::new(),
-            ..root.clone()
-        });
-        root.active = fit_section(&root.active, left, false);
-    }
-}
-
-/// What ends a section cut to stay under the cap.
-const TRIMMED: &str =
-    "- … trimmed to stay under rootMaxTokens; see memory/daily/ and memory/monthly/\n";
-
-/// A section hipo wrote (its marker line first), cut to `tokens`: whole
-/// lines are kept from its end (`oldest_first`: the newest lines are the
-/// last) or its start, a line too long for what is left is cut short, and
-/// [`TRIMMED`] says so. Line token estimates add up to at least the
-/// estimate of their concatenation, so the result is within `tokens`
-/// unless even the marker and that line are not.
-fn fit_section(section: &str, tokens: usize, oldest_first: bool) -> String {
-    if estimate_tokens(section) <= tokens {
-        return section.to_string();
-    }
-    let mut lines: Vec<&str> = section.lines().collect();
-    let marker = match lines.first() {
-        Some(&AUTO) => {
-            lines.remove(0);
-            Some(AUTO)
-        }
-        _ => None,
-    };
-    let head = marker.map(|m| format!("{m}\n")).unwrap_or_default();
-    let mut left = tokens.saturating_sub(estimate_tokens(&head) + estimate_tokens(TRIMMED));
-    if oldest_first {
-        lines.reverse();
-    }
-    let mut kept: Vec<String> = Vec::new();
-    for line in lines {
-        let cost = estimate_tokens(line) + 1;
-        if cost <= left {
-            kept.push(line.to_string());
-            left -= cost;
-            continue;
-        }
-        // Cut the line short if a useful part of it fits.
-        if left > 8 {
-            let (mut cut, mut ascii, mut other) = (String::new(), 0usize, 0usize);
-            for c in line.chars() {
-                let (a, o) = if c.is_ascii() {
-                    (ascii + 1, other)
-                } else {
-                    (ascii, other + 1)
-                };
-                if a.div_ceil(4) + o + 2 > left {
-                    break;
-                }
-                (ascii, other) = (a, o);
-                cut.push(c);
-            }
-            cut.push('…');
-            kept.push(cut);
-        }
-        break;
-    }
-    if oldest_first {
-        kept.reverse();
-    }
-    let mut out = head;
-    for line in kept {
-        out.push_str(&line);
-        out.push('\n');
-    }
-    out.push_str(TRIMMED);
-    out
-}
-
-/// Lines of the model's Historical Summary kept however tight the cap.
-const HISTORY_FLOOR: usize = 6;
-
-/// `- YYYY-MM (earlier topics): a, b`: project topics moved out of the
-/// Topics Index to make room.
-fn moved_line(month: &str, keywords: &[impl AsRef<str>]) -> String {
-    let kws: Vec<&str> = keywords.iter().map(AsRef::as_ref).collect();
-    format!("- {month} (earlier topics): {}\n", kws.join(", "))
-}
-
-/// Drops a section's oldest bullet lines (the first: the model writes
-/// them oldest first) until `fits`, keeping at least `floor` of them.
-fn shorten_oldest(section: &str, floor: usize, fits: impl Fn(&str) -> bool) -> String {
-    let lines: Vec<&str> = section.lines().collect();
-    let bullets: Vec<usize> = (0..lines.len())
-        .filter(|&i| lines[i].starts_with("- "))
-        .collect();
-    // Without its `k` oldest bullets; fitting only gets easier as `k`
-    // grows, so the fewest that fits is found by bisection.
-    let without = |k: usize| {
-        let first_kept = bullets.get(k).copied().unwrap_or(usize::MAX);
-        let kept: Vec<&str> = (0..lines.len())
-            .filter(|&i| i >= first_kept || !lines[i].starts_with("- "))
-            .map(|i| lines[i])
-            .collect();
-        format!("{}\n", kept.join("\n"))
-    };
-    let most = bullets.len().saturating_sub(floor);
-    let (mut lo, mut hi) = (0, most);
-    while lo < hi {
-        let mid = (lo + hi) / 2;
-        if fits(&without(mid)) {
-            hi = mid;
-        } else {
-            lo = mid + 1;
-        }
-    }
-    without(lo)
-}
-
-fn omitted_line(n: usize) -> String {
-    format!("- … {n} older topics omitted to stay under rootMaxTokens; see memory/monthly/\n")
-}
-
 fn auto(body: String) -> String {
     format!("{AUTO}\n{body}")
 }
 
 #[derive(Clone)]
-struct TopicLine {
-    topic: Topic,
-    age: i64,
-    text: String,
+pub(crate) struct TopicLine {
+    pub(crate) topic: Topic,
+    pub(crate) age: i64,
+    pub(crate) text: String,
 }
 
 /// Latest date each topic was mentioned: a day's date, or for topics only
@@ -541,92 +251,9 @@ fn historical_summary(input: &RootInput, with_topics: bool) -> String {
     out
 }
 
-/// The `##` sections of a body, in order, as (title, body).
-fn sections(text: &str) -> Vec<(String, String)> {
-    let body = crate::markdown::split_frontmatter(text)
-        .map(|(_, b, _)| b)
-        .unwrap_or(text);
-    crate::markdown::sections(body)
-        .into_iter()
-        .map(|s| (s.title.trim().to_string(), s.body.to_string()))
-        .collect()
-}
-
-fn section_index(title: &str) -> Option<usize> {
-    SECTIONS.iter().position(|s| {
-        title.starts_with(s.split(' ').next().unwrap_or(s))
-            && title.starts_with(&s[..s.find(" (").unwrap_or(s.len())])
-    })
-}
-
-/// Hand-written narrative sections of the existing ROOT (None = generate).
-fn hand_written(existing: Option<&str>) -> [Option<String>; 3] {
-    let mut kept = [None, None, None];
-    for (title, body) in existing.map(sections).unwrap_or_default() {
-        if let Some(i) = section_index(&title).filter(|i| *i < 3)
-            && !body.contains(AUTO)
-            && !body.trim().is_empty()
-        {
-            let mut body = body.trim_end().to_string();
-            body.push('\n');
-            kept[i] = Some(body);
-        }
-    }
-    kept
-}
-
-/// Sections that are not one of the four, kept as they were.
-fn kept_extra(existing: Option<&str>) -> Vec<(String, String)> {
-    existing
-        .map(sections)
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|(t, _)| section_index(t).is_none())
-        .collect()
-}
-
-/// OpenClaw loads `MEMORY.md`, not ROOT.md: when `MEMORY.md` exists, its
-/// `## Compaction Root` section is replaced (only that section) by ROOT's
-/// Active Context, Recent Patterns and Topics Index.
-pub fn sync_memory_md(root: &Path, root_md: &str) -> Result<()> {
-    let path = root.join("MEMORY.md");
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        return Ok(());
-    };
-    let mut section = String::from("## Compaction Root\n");
-    for (title, body) in sections(root_md) {
-        if matches!(section_index(&title), Some(0 | 1 | 3)) {
-            section.push_str(&format!(
-                "### {title}\n{}",
-                body.replace(&format!("{AUTO}\n"), "")
-            ));
-        }
-    }
-    let updated = replace_section(&text, "Compaction Root", &section);
-    if updated != text {
-        crate::fsutil::write_atomic(&path, updated.as_bytes())?;
-    }
-    Ok(())
-}
-
-/// Replaces `## title` up to the next `## ` heading (or appends it).
-fn replace_section(text: &str, title: &str, new: &str) -> String {
-    let all = crate::markdown::sections(text);
-    let Some(i) = all.iter().position(|s| s.title.trim_end() == title) else {
-        let mut out = text.to_string();
-        if !out.is_empty() && !out.ends_with("\n\n") {
-            out.push_str(if out.ends_with('\n') { "\n" } else { "\n\n" });
-        }
-        out.push_str(new);
-        return out;
-    };
-    let s = all[i];
-    let gap = if i + 1 < all.len() { "\n" } else { "" };
-    format!("{}{new}{gap}{}", &text[..s.start], &text[s.end..])
-}
-
 #[cfg(test)]
 mod tests {
+    use super::sections::replace_section;
     use super::*;
 
     fn d(s: &str) -> NaiveDate {

@@ -1,0 +1,307 @@
+//! Fitting ROOT.md under `rootMaxTokens`, whatever the input: history
+//! compressed first, old project and reference topics moved or dropped,
+//! then every generated section trimmed, Active Context last.
+
+use super::{AUTO, RootInput, SECTIONS, TopicLine};
+use crate::markdown::{EntryType, estimate_tokens};
+use std::collections::BTreeMap;
+
+pub(super) struct Frame {
+    pub(super) frontmatter: String,
+    pub(super) extra: Vec<(String, String)>,
+}
+
+/// ROOT's four sections as they stand while it is fitted to its cap.
+#[derive(Clone)]
+pub(super) struct Parts {
+    pub(super) active: String,
+    pub(super) patterns: String,
+    pub(super) history: String,
+    pub(super) topics: Vec<TopicLine>,
+    /// Topics left out, counted in a last line of the index.
+    pub(super) omitted: usize,
+}
+
+impl Parts {
+    pub(super) fn render(&self, frame: &Frame) -> String {
+        let mut out = frame.frontmatter.clone();
+        out.push('\n');
+        for (title, body) in
+            SECTIONS
+                .iter()
+                .zip([self.active.as_str(), &self.patterns, &self.history, ""])
+        {
+            out.push_str(&format!("## {title}\n"));
+            if *title == "Topics Index" {
+                // Always computed, so marked like every section hipo writes.
+                out.push_str(AUTO);
+                out.push('\n');
+                for t in &self.topics {
+                    out.push_str(&t.text);
+                    out.push('\n');
+                }
+                if self.omitted > 0 {
+                    out.push_str(&omitted_line(self.omitted));
+                }
+            } else {
+                out.push_str(body);
+            }
+            out.push('\n');
+        }
+        for (title, body) in &frame.extra {
+            out.push_str(&format!("## {title}\n{body}"));
+            if !body.ends_with('\n') {
+                out.push('\n');
+            }
+        }
+        out
+    }
+
+    pub(super) fn tokens(&self, frame: &Frame) -> usize {
+        estimate_tokens(&self.render(frame))
+    }
+
+    /// The tokens with `omitted` counted, as the index would say it.
+    pub(super) fn over(&self, size: usize, budget: usize) -> bool {
+        size + if self.omitted > 0 {
+            estimate_tokens(&omitted_line(self.omitted))
+        } else {
+            0
+        } > budget
+    }
+}
+
+/// The oldest project topics go, then the oldest references; user and
+/// feedback topics stay. A project topic over 90 days old moves to
+/// Historical Summary (a keyword under its month) while that stays within
+/// a quarter of the cap; the rest are counted as omitted.
+pub(super) fn drop_old_topics(
+    root: &mut Parts,
+    frame: &Frame,
+    input: &RootInput,
+    budget: usize,
+    history_kept: bool,
+) {
+    let topics = &root.topics;
+    let mut order: Vec<usize> = (0..topics.len())
+        .filter(|&i| {
+            matches!(
+                topics[i].topic.kind,
+                EntryType::Project | EntryType::Reference
+            )
+        })
+        .collect();
+    order.sort_by_key(|&i| {
+        (
+            topics[i].topic.kind == EntryType::Reference,
+            std::cmp::Reverse(topics[i].age),
+        )
+    });
+    // Sizes below are kept conservatively: a dropped line saves one token
+    // less than its own estimate, an added one costs all of its own.
+    let mut size = root.tokens(frame);
+    let mut drop = vec![false; topics.len()];
+    let mut moved: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut moved_tokens = 0;
+    for &i in &order {
+        if !root.over(size, budget) {
+            break;
+        }
+        let t = &root.topics[i];
+        drop[i] = true;
+        size -= estimate_tokens(&t.text).saturating_sub(1);
+        let month = (input.today - chrono::Duration::days(t.age))
+            .format("%Y-%m")
+            .to_string();
+        let cost = match moved.get(&month) {
+            Some(_) => estimate_tokens(&t.topic.keyword) + 1,
+            None => estimate_tokens(&moved_line(&month, &[&t.topic.keyword])),
+        };
+        // Not into a hand-written Historical Summary: it is kept verbatim.
+        let movable = t.topic.kind == EntryType::Project && t.age > 90 && !history_kept;
+        if movable && moved_tokens + cost <= budget / 4 {
+            moved
+                .entry(month)
+                .or_default()
+                .push(t.topic.keyword.clone());
+            moved_tokens += cost;
+            size += cost;
+        } else {
+            root.omitted += 1;
+        }
+    }
+    for (month, keywords) in &moved {
+        let kws: Vec<&String> = keywords.iter().collect();
+        root.history.push_str(&moved_line(month, &kws));
+    }
+    let mut flags = drop.into_iter();
+    root.topics.retain(|_| !flags.next().unwrap_or(false));
+}
+
+/// Still over (a day of ten thousand entries, years of history): the cap
+/// holds whatever the input. Historical Summary loses its oldest lines,
+/// Recent Patterns its last, then user and feedback topics go (feedback
+/// first, oldest first, counted as omitted), and Active Context is cut
+/// last. Hand-written sections are the person's own text and never cut.
+pub(super) fn trim_to_cap(
+    root: &mut Parts,
+    frame: &Frame,
+    budget: usize,
+    kept: &[Option<String>; 3],
+) {
+    let room = |without: &Parts| budget.saturating_sub(without.tokens(frame));
+    if kept[2].is_none() {
+        let left = room(&Parts {
+            history: String::new(),
+            ..root.clone()
+        });
+        root.history = fit_section(&root.history, left, true);
+    }
+    if kept[1].is_none() {
+        let left = room(&Parts {
+            patterns: String::new(),
+            ..root.clone()
+        });
+        root.patterns = fit_section(&root.patterns, left, false);
+    }
+    let mut size = root.tokens(frame);
+    if root.over(size, budget) {
+        let topics = &root.topics;
+        let mut order: Vec<usize> = (0..topics.len()).collect();
+        order.sort_by_key(|&i| {
+            (
+                topics[i].topic.kind == EntryType::User,
+                std::cmp::Reverse(topics[i].age),
+            )
+        });
+        let mut drop = vec![false; topics.len()];
+        for i in order {
+            if !root.over(size, budget) {
+                break;
+            }
+            drop[i] = true;
+            size -= estimate_tokens(&root.topics[i].text).saturating_sub(1);
+            root.omitted += 1;
+        }
+        let mut flags = drop.into_iter();
+        root.topics.retain(|_| !flags.next().unwrap_or(false));
+    }
+    if kept[0].is_none() {
+        let left = room(&Parts {
+            active: String::new(),
+            ..root.clone()
+        });
+        root.active = fit_section(&root.active, left, false);
+    }
+}
+
+/// What ends a section cut to stay under the cap.
+pub(super) const TRIMMED: &str =
+    "- … trimmed to stay under rootMaxTokens; see memory/daily/ and memory/monthly/\n";
+
+/// A section hipo wrote (its marker line first), cut to `tokens`: whole
+/// lines are kept from its end (`oldest_first`: the newest lines are the
+/// last) or its start, a line too long for what is left is cut short, and
+/// [`TRIMMED`] says so. Line token estimates add up to at least the
+/// estimate of their concatenation, so the result is within `tokens`
+/// unless even the marker and that line are not.
+pub(super) fn fit_section(section: &str, tokens: usize, oldest_first: bool) -> String {
+    if estimate_tokens(section) <= tokens {
+        return section.to_string();
+    }
+    let mut lines: Vec<&str> = section.lines().collect();
+    let marker = match lines.first() {
+        Some(&AUTO) => {
+            lines.remove(0);
+            Some(AUTO)
+        }
+        _ => None,
+    };
+    let head = marker.map(|m| format!("{m}\n")).unwrap_or_default();
+    let mut left = tokens.saturating_sub(estimate_tokens(&head) + estimate_tokens(TRIMMED));
+    if oldest_first {
+        lines.reverse();
+    }
+    let mut kept: Vec<String> = Vec::new();
+    for line in lines {
+        let cost = estimate_tokens(line) + 1;
+        if cost <= left {
+            kept.push(line.to_string());
+            left -= cost;
+            continue;
+        }
+        // Cut the line short if a useful part of it fits.
+        if left > 8 {
+            let (mut cut, mut ascii, mut other) = (String::new(), 0usize, 0usize);
+            for c in line.chars() {
+                let (a, o) = if c.is_ascii() {
+                    (ascii + 1, other)
+                } else {
+                    (ascii, other + 1)
+                };
+                if a.div_ceil(4) + o + 2 > left {
+                    break;
+                }
+                (ascii, other) = (a, o);
+                cut.push(c);
+            }
+            cut.push('…');
+            kept.push(cut);
+        }
+        break;
+    }
+    if oldest_first {
+        kept.reverse();
+    }
+    let mut out = head;
+    for line in kept {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out.push_str(TRIMMED);
+    out
+}
+
+/// Lines of the model's Historical Summary kept however tight the cap.
+pub(super) const HISTORY_FLOOR: usize = 6;
+
+/// `- YYYY-MM (earlier topics): a, b`: project topics moved out of the
+/// Topics Index to make room.
+pub(super) fn moved_line(month: &str, keywords: &[impl AsRef<str>]) -> String {
+    let kws: Vec<&str> = keywords.iter().map(AsRef::as_ref).collect();
+    format!("- {month} (earlier topics): {}\n", kws.join(", "))
+}
+
+/// Drops a section's oldest bullet lines (the first: the model writes
+/// them oldest first) until `fits`, keeping at least `floor` of them.
+pub(super) fn shorten_oldest(section: &str, floor: usize, fits: impl Fn(&str) -> bool) -> String {
+    let lines: Vec<&str> = section.lines().collect();
+    let bullets: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with("- "))
+        .collect();
+    // Without its `k` oldest bullets; fitting only gets easier as `k`
+    // grows, so the fewest that fits is found by bisection.
+    let without = |k: usize| {
+        let first_kept = bullets.get(k).copied().unwrap_or(usize::MAX);
+        let kept: Vec<&str> = (0..lines.len())
+            .filter(|&i| i >= first_kept || !lines[i].starts_with("- "))
+            .map(|i| lines[i])
+            .collect();
+        format!("{}\n", kept.join("\n"))
+    };
+    let most = bullets.len().saturating_sub(floor);
+    let (mut lo, mut hi) = (0, most);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if fits(&without(mid)) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    without(lo)
+}
+
+pub(super) fn omitted_line(n: usize) -> String {
+    format!("- … {n} older topics omitted to stay under rootMaxTokens; see memory/monthly/\n")
+}
