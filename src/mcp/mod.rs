@@ -17,6 +17,7 @@
 //! form; what goes wrong in the engine is a tool result with `isError`
 //! and hipo's message.
 
+mod args;
 mod progress;
 mod resources;
 pub mod server;
