@@ -157,3 +157,42 @@ fn root_md_holds_its_cap_after_a_day_of_ten_thousand_entries() {
         "{root}"
     );
 }
+
+#[test]
+fn a_search_under_a_held_lock_never_fails_whatever_the_lock_wait() {
+    let p = sample();
+    p.json(["index"]);
+    let _held =
+        hipo::fsutil::ProjectLock::acquire(p.path(), std::time::Duration::ZERO, || {}).unwrap();
+    for wait in ["0", "0.2", "1", "1.4"] {
+        let start = std::time::Instant::now();
+        let out = p
+            .hipo()
+            .env("HIPO_LOCK_WAIT", wait)
+            .args(["--json", "search", "postgres"])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "HIPO_LOCK_WAIT={wait}: {err}");
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["fresh"], false);
+        assert!(!v["hits"].as_array().unwrap().is_empty());
+        assert!(err.contains("another hipo process"), "{err}");
+        let limit: f64 = wait.parse().unwrap();
+        assert!(
+            start.elapsed().as_secs_f64() < limit + 1.0,
+            "waited too long"
+        );
+    }
+    // With no index at all there is nothing to answer from: it waits the
+    // lock wait, then says so (exit 3).
+    std::fs::remove_dir_all(p.path().join(".hipo/index")).unwrap();
+    let out = p
+        .hipo()
+        .env("HIPO_LOCK_WAIT", "0.2")
+        .args(["search", "postgres"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("another hipo process"));
+}

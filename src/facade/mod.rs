@@ -98,11 +98,18 @@ impl Hipo {
     }
 
     /// The search index, brought up to date first. If a writer holds the
-    /// lock past [`SEARCH_PATIENCE`], an existing index is used as it is
-    /// (`fresh` false, with a warning); with no index yet it waits up to
-    /// `wait`. Redaction of stale sections is decided here, not by callers.
+    /// lock past [`SEARCH_PATIENCE`] (or past `wait` if shorter), an
+    /// existing index is used as it is (`fresh` false, with a warning):
+    /// a search never fails because a writer is busy. With no index yet it
+    /// waits up to `wait` in all, then fails with [`Error::Busy`]. Redaction of stale sections is decided here, not by callers.
     pub fn searcher(&self, wait: Duration, progress: &dyn SyncProgress) -> Result<Searcher> {
-        let fresh = index::fresh(&self.root, SEARCH_PATIENCE, wait, progress)?;
+        // A lock wait shorter than the patience shortens it: a search never
+        // fails because a writer is busy while an index exists.
+        let patience = index::Patience::Search {
+            patience: SEARCH_PATIENCE,
+            max_wait: wait,
+        };
+        let fresh = index::fresh(&self.root, patience, progress)?;
         Ok(Searcher {
             root: self.root.clone(),
             fresh,
@@ -125,7 +132,7 @@ impl Hipo {
     /// Brings the index up to date explicitly: waits the whole `wait` for
     /// a writer and fails with [`Error::Busy`] rather than answer stale.
     pub fn index(&self, wait: Duration, progress: &dyn SyncProgress) -> Result<Searcher> {
-        let fresh = index::fresh(&self.root, wait, wait, progress)?;
+        let fresh = index::fresh(&self.root, index::Patience::Update(wait), progress)?;
         Ok(Searcher {
             root: self.root.clone(),
             fresh,
