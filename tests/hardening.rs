@@ -196,3 +196,18 @@ fn a_search_under_a_held_lock_never_fails_whatever_the_lock_wait() {
     assert_eq!(out.status.code(), Some(3), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("another hipo process"));
 }
+
+#[test]
+fn last_compaction_run_follows_today() {
+    let p = sample();
+    let state: Value = serde_json::from_str(&p.read("memory/.compaction-state.json")).unwrap();
+    let run = state["lastCompactionRun"].as_str().unwrap();
+    assert!(run.starts_with("2027-01-2"), "{run}");
+    let run = chrono::DateTime::parse_from_rfc3339(run).unwrap();
+    let told = chrono::NaiveDate::parse_from_str(TODAY, "%Y-%m-%d").unwrap();
+    // The date it was told, give or take the time zone.
+    assert!((run.date_naive() - told).num_days().abs() <= 1, "{run}");
+    // And status, told the same date, sees the cooldown as not yet passed.
+    let v = p.json(["--today", TODAY, "status"]);
+    assert_eq!(v["triggers"]["cooldown_elapsed"], false, "{v}");
+}

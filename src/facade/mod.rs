@@ -9,7 +9,7 @@
 
 mod session;
 
-pub use session::{Appended, Compacted, Session};
+pub use session::{Appended, Compacted, Session, clock_on};
 
 use crate::config::Config;
 use crate::error::{Error, Result};
