@@ -211,3 +211,48 @@ fn last_compaction_run_follows_today() {
     let v = p.json(["--today", TODAY, "status"]);
     assert_eq!(v["triggers"]["cooldown_elapsed"], false, "{v}");
 }
+
+#[test]
+fn odd_configs_lock_waits_and_dated_directories_warn() {
+    let p = sample();
+    p.write("hipocampus.config.json", "[]");
+    let (code, _, err) = p.run(["search", "postgres"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("hipocampus.config.json: is not a JSON object"),
+        "{err}"
+    );
+    p.write(
+        "hipocampus.config.json",
+        r#"{"compaction": {"dailyTreshold": 5}}"#,
+    );
+    let (_, _, err) = p.run(["search", "postgres"]);
+    assert!(
+        err.contains("did you mean `compaction.dailyThreshold`?"),
+        "{err}"
+    );
+    p.write("hipocampus.config.json", "{}");
+
+    let out = p
+        .hipo()
+        .env("HIPO_LOCK_WAIT", "abc")
+        .args(["search", "postgres"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert_eq!(
+        err.matches("HIPO_LOCK_WAIT=\"abc\" is not a number")
+            .count(),
+        1,
+        "{err}"
+    );
+
+    p.write("memory/2026-01-02.md/notes.md", "# notes\n");
+    let (code, out, err) = p.compact(TODAY);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        format!("{out}{err}").contains("memory/2026-01-02.md: is a directory"),
+        "{out}{err}"
+    );
+}
