@@ -256,3 +256,22 @@ fn odd_configs_lock_waits_and_dated_directories_warn() {
         "{out}{err}"
     );
 }
+
+#[test]
+fn empty_filters_and_nan_scores_are_usage_errors() {
+    let p = sample();
+    for args in [
+        vec!["search", "postgres", "type:"],
+        vec!["search", "--type", "", "postgres"],
+        vec!["search", "--min-score", "NaN", "postgres"],
+        vec!["search", "--min-score", "inf", "postgres"],
+    ] {
+        let (code, out, err) = p.run(&args);
+        assert_eq!(code, 2, "{args:?}: {out}{err}");
+        assert!(out.is_empty(), "{out}");
+        assert!(
+            err.contains("needs a value") || err.contains("is not a score"),
+            "{args:?}: {err}"
+        );
+    }
+}
