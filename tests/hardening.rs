@@ -258,6 +258,59 @@ fn odd_configs_lock_waits_and_dated_directories_warn() {
 }
 
 #[test]
+fn equal_scores_are_ordered_by_path_and_line_whatever_the_build() {
+    let p = Project::empty();
+    let words = [
+        "amber", "birch", "cedar", "delta", "ember", "fjord", "grove", "heron", "iris", "jade",
+        "kelp", "lotus",
+    ];
+    for w in words {
+        p.write(
+            &format!("knowledge/{w}.md"),
+            format!("# {w}\n\n## Entry\n- zebra {w}\n"),
+        );
+    }
+    let order = |p: &Project| -> Vec<String> {
+        p.json(["search", "zebra", "-n", "5"])["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| format!("{}:{}", h["path"].as_str().unwrap(), h["line"]))
+            .collect()
+    };
+    let first = order(&p);
+    assert_eq!(
+        first,
+        words[..5]
+            .iter()
+            .map(|w| format!("knowledge/{w}.md:4"))
+            .collect::<Vec<_>>()
+    );
+    // Re-indexing a file puts its windows in a new segment.
+    for w in &words[..3] {
+        p.append(&format!("knowledge/{w}.md"), "\n## Other\n- unrelated\n");
+        assert_eq!(order(&p), first, "after re-indexing {w}");
+    }
+    // Over 4 MB the build runs several indexing threads, which share the
+    // documents out as they come: ties land in other segments each time.
+    let filler = [
+        "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf",
+    ];
+    for f in 0..6 {
+        let mut text = String::new();
+        for s in 0..3000 {
+            let line: Vec<&str> = (0..40).map(|i| filler[(s * 7 + i * 3 + f) % 7]).collect();
+            text.push_str(&format!("## Section {s}\n{}\n\n", line.join(" ")));
+        }
+        p.write(&format!("knowledge/filler{f}.md"), text);
+    }
+    for _ in 0..3 {
+        std::fs::remove_dir_all(p.path().join(".hipo")).unwrap();
+        assert_eq!(order(&p), first);
+    }
+}
+
+#[test]
 fn empty_filters_and_nan_scores_are_usage_errors() {
     let p = sample();
     for args in [
