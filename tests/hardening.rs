@@ -328,3 +328,14 @@ fn empty_filters_and_nan_scores_are_usage_errors() {
         );
     }
 }
+
+#[test]
+fn a_deleted_store_is_not_called_an_unknown_version() {
+    let p = sample();
+    p.json(["index"]);
+    std::fs::remove_file(p.path().join(".hipo/store.redb")).unwrap();
+    let (code, _, err) = p.run(["search", "postgres"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("unknown version"), "{err}");
+    assert!(err.contains("the store had no record of it"), "{err}");
+}
