@@ -339,3 +339,25 @@ fn a_deleted_store_is_not_called_an_unknown_version() {
     assert!(!err.contains("unknown version"), "{err}");
     assert!(err.contains("the store had no record of it"), "{err}");
 }
+
+#[test]
+fn get_says_which_number_is_wrong_not_no_such_file() {
+    let p = sample();
+    for (target, says) in [
+        ("memory/2027-01-20.md:5:x", "`x` is not a count of lines"),
+        (
+            "memory/2027-01-20.md:5:99999999999999999999",
+            "is not a count of lines",
+        ),
+        ("memory/2027-01-20.md:five", "`five` is not a line number"),
+        ("memory/2027-01-20.md:x:3", "`x` is not a line number"),
+    ] {
+        let (code, _, err) = p.run(["get", target]);
+        assert_eq!(code, 2, "{target}: {err}");
+        assert!(err.contains(says), "{target}: {err}");
+        assert!(!err.contains("no such file"), "{target}: {err}");
+    }
+    let (code, _, err) = p.run(["get", "memory/nope.md:5"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no such file"), "{err}");
+}
