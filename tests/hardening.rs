@@ -361,3 +361,37 @@ fn get_says_which_number_is_wrong_not_no_such_file() {
     assert_eq!(code, 2);
     assert!(err.contains("no such file"), "{err}");
 }
+
+#[test]
+fn an_index_that_cannot_be_committed_to_is_rebuilt_with_a_warning() {
+    let p = sample();
+    p.json(["index"]);
+    let hipo = p.path().join(".hipo");
+    let saved = p.path().join("saved-cache");
+    common::copy_dir(&hipo, &saved);
+    std::fs::remove_file(p.path().join("memory/2027-01-20.md")).unwrap();
+    p.json(["index"]);
+    let index = hipo.join("index");
+    let before = names(&saved.join("index"));
+    let dels: Vec<String> = names(&index)
+        .into_iter()
+        .filter(|n| n.ends_with(".del") && !before.contains(n))
+        .collect();
+    assert!(!dels.is_empty());
+    std::fs::remove_dir_all(&hipo).unwrap();
+    common::copy_dir(&saved, &hipo);
+    // Something in the way that is not a file hipo may delete.
+    for n in &dels {
+        std::fs::create_dir(index.join(n)).unwrap();
+    }
+    let out = p.hipo().args(["search", "zeppelin"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("hipo: rebuilt the search index: it could not be updated"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let (code, out, err) = p.run(["search", "zeppelin"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+}
