@@ -13,6 +13,103 @@ pub struct Config {
     pub compaction: CompactionConfig,
     pub llm: LlmConfig,
     pub search: SearchConfig,
+    /// What is odd about the file but not fatal (a key that looks
+    /// misspelt, a file that is not an object): for the front end to show.
+    #[serde(skip)]
+    pub warnings: Vec<String>,
+}
+
+/// The keys hipo reads, by section (`""`: the top level).
+const KNOWN_KEYS: &[(&str, &[&str])] = &[
+    ("", &["compaction", "llm", "search"]),
+    (
+        "compaction",
+        &[
+            "dailyThreshold",
+            "weeklyThreshold",
+            "monthlyThreshold",
+            "rootMaxTokens",
+            "cooldownHours",
+        ],
+    ),
+    (
+        "llm",
+        &[
+            "backend",
+            "host",
+            "model",
+            "timeout_s",
+            "num_ctx",
+            "temperature",
+            "keep_alive",
+            "concurrency",
+        ],
+    ),
+    ("search", &["extraGlobs"]),
+];
+
+/// Warnings for keys that look like a misspelling of one hipo reads
+/// (`dailyTreshold`, `daily_threshold`, `Compaction`). Other unknown keys
+/// are hipocampus's or another tool's, and are kept without a word.
+fn lint(value: &serde_json::Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for (section, known) in KNOWN_KEYS {
+        let map = if section.is_empty() {
+            value.as_object()
+        } else {
+            value.get(*section).and_then(|v| v.as_object())
+        };
+        for key in map.into_iter().flat_map(|m| m.keys()) {
+            if known.contains(&key.as_str()) {
+                continue;
+            }
+            if let Some(meant) = known.iter().find(|k| looks_misspelt(key, k)) {
+                let at = |k: &str| {
+                    if section.is_empty() {
+                        k.to_string()
+                    } else {
+                        format!("{section}.{k}")
+                    }
+                };
+                out.push(format!(
+                    "`{}` is not a key hipo reads, so it is ignored; did you mean `{}`?",
+                    at(key),
+                    at(meant)
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// True if `key` is `known` spelt another way: other case or separators,
+/// or within two edits.
+fn looks_misspelt(key: &str, known: &str) -> bool {
+    let norm = |s: &str| -> Vec<char> {
+        s.chars()
+            .filter(|c| !matches!(c, '_' | '-'))
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let (a, b) = (norm(key), norm(known));
+    if a == b {
+        return true;
+    }
+    // Levenshtein distance, cut off above 2.
+    if a.len().abs_diff(b.len()) > 2 || b.len() < 4 {
+        return false;
+    }
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != cb))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()] <= 2
 }
 
 /// `compaction.*`: thresholds in lines, cooldown in hours.
@@ -122,13 +219,30 @@ impl Config {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Config::default()),
             Err(e) => return Err(Error::io(path, e)),
         };
-        let config: Config = serde_json::from_str(&text).map_err(|e| Error::Config {
+        let bad_json = |e: serde_json::Error| Error::Config {
             path: path.clone(),
             message: format!(
                 "line {}: {e}; fix the JSON or delete the key to use its default",
                 e.line()
             ),
-        })?;
+        };
+        let value: serde_json::Value = serde_json::from_str(&text).map_err(bad_json)?;
+        if !value.is_object() {
+            // serde would read `[]` as a struct of defaults, and `[{…}]`
+            // field by field: neither is what the person meant.
+            return Ok(Config {
+                warnings: vec![format!(
+                    "{}: is not a JSON object ({{\"compaction\": {{…}}, …}}), so it is ignored and the defaults are used",
+                    path.display()
+                )],
+                ..Config::default()
+            });
+        }
+        let mut config: Config = serde_json::from_str(&text).map_err(bad_json)?;
+        config.warnings = lint(&value)
+            .into_iter()
+            .map(|w| format!("{}: {w}", path.display()))
+            .collect();
         for glob in &config.search.extra_globs {
             if let Some(why) = escapes_project(glob) {
                 return Err(Error::Config {
@@ -244,6 +358,39 @@ mod tests {
         let e = Config::load(dir.path()).unwrap_err().to_string();
         assert!(e.contains("hipocampus.config.json"), "{e}");
         assert!(e.contains("`/etc/*` is an absolute path"), "{e}");
+    }
+
+    #[test]
+    fn a_config_that_is_not_an_object_or_has_misspelt_keys_warns() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join(crate::layout::CONFIG_FILE);
+        std::fs::write(&file, "[]").unwrap();
+        let c = Config::load(dir.path()).unwrap();
+        assert_eq!(c.compaction, CompactionConfig::default());
+        assert!(
+            c.warnings[0].contains("is not a JSON object"),
+            "{:?}",
+            c.warnings
+        );
+        std::fs::write(
+            &file,
+            r#"{"compaction": {"dailyTreshold": 5, "root_max_tokens": 9}, "Search": {}, "platform": "claude", "qmd": {}}"#,
+        )
+        .unwrap();
+        let c = Config::load(dir.path()).unwrap();
+        assert_eq!(
+            c.warnings
+                .iter()
+                .map(|w| w.split_once(": ").unwrap().1)
+                .collect::<Vec<_>>(),
+            [
+                "`Search` is not a key hipo reads, so it is ignored; did you mean `search`?",
+                "`compaction.dailyTreshold` is not a key hipo reads, so it is ignored; did you mean `compaction.dailyThreshold`?",
+                "`compaction.root_max_tokens` is not a key hipo reads, so it is ignored; did you mean `compaction.rootMaxTokens`?",
+            ]
+        );
+        std::fs::write(&file, r#"{"compaction": {"dailyThreshold": 5}}"#).unwrap();
+        assert!(Config::load(dir.path()).unwrap().warnings.is_empty());
     }
 
     #[test]

@@ -93,7 +93,7 @@ const PATTERNS: &[Rule] = &[
     (
         r#"(?:^|\s)(?:-u|--user)[ =]?["']?[^\s:"'@/$]+:([^\s"'@$<{][^\s"'@]{2,})"#,
         1,
-        None,
+        Some(not_a_number),
     ),
     // Stripe live/test secret and restricted keys.
     (
@@ -256,6 +256,12 @@ fn credential_not_code(value: &str) -> bool {
         Regex::new(r"^(?:[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*(?:[\[(]|::)|process\.env\.|os\.environ|ENV\[)").ok()
     });
     looks_like_credential(value) && !CODE.as_ref().is_some_and(|re| re.is_match(value))
+}
+
+/// True unless the value is a number (`docker run -u 1000:1000` is a uid
+/// and gid, not a user and password).
+fn not_a_number(value: &str) -> bool {
+    !value.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// True unless an assigned value is a flag (`USE_TOKEN=true`).
@@ -621,6 +627,7 @@ mod tests {
             "Mail goes out with [REDACTED] now.",
         ),
         // Negatives added with the issue-11 recall work: unchanged.
+        ("docker run -u 1000:1000 app", "docker run -u 1000:1000 app"),
         (
             "docs/sk-learn-pipeline-notes.md",
             "docs/sk-learn-pipeline-notes.md",

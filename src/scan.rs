@@ -336,6 +336,20 @@ fn walk(root: &Path, rel_dir: &str, depth: usize, out: &mut Walked, wanted: &dyn
             m
         };
         if meta.is_dir() {
+            // `memory/2026-01-02.md/` is a log or node by name only: say
+            // so rather than skip it silently.
+            if matches!(
+                layout::classify(&rel),
+                Ok(layout::PathKind::Raw(_) | layout::PathKind::Node(_))
+            ) {
+                out.problems.push(Problem {
+                    path: rel.clone(),
+                    line: None,
+                    message:
+                        "is a directory, not a Markdown file, so hipo skips it; rename or move it"
+                            .into(),
+                });
+            }
             if depth > 1 {
                 walk(root, &rel, depth - 1, out, wanted);
             }

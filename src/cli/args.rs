@@ -222,7 +222,7 @@ pub struct SearchArgs {
     #[arg(long)]
     pub full: bool,
     /// Drop results scoring below this.
-    #[arg(long, value_name = "X")]
+    #[arg(long, value_name = "X", value_parser = a_score)]
     pub min_score: Option<f32>,
     /// Only entries of this type (user, feedback, project, reference).
     #[arg(long = "type", value_name = "TYPE")]
@@ -252,6 +252,13 @@ fn at_least_one(s: &str) -> std::result::Result<usize, String> {
     match s.parse::<usize>() {
         Ok(n) if n > 0 => Ok(n),
         _ => Err(format!("`{s}` is not a count of results (1 or more)")),
+    }
+}
+
+fn a_score(s: &str) -> std::result::Result<f32, String> {
+    match s.trim().parse::<f32>() {
+        Ok(x) if x.is_finite() => Ok(x),
+        _ => Err(format!("`{s}` is not a score (a number such as 2.5)")),
     }
 }
 

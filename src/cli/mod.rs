@@ -67,23 +67,45 @@ impl Ctx {
     /// lock are announced on stderr.
     pub fn hipo(&self) -> Result<Hipo> {
         let cwd = std::env::current_dir()?;
-        Ok(Hipo::find(self.dir.as_deref(), &cwd)?.on_wait(|root| {
+        let hipo = Hipo::find(self.dir.as_deref(), &cwd)?.on_wait(|root| {
             eprintln!(
                 "hipo: waiting for another hipo process to finish in {}…",
                 root.display()
             )
-        }))
+        });
+        for w in &hipo.config().warnings {
+            eprintln!("hipo: {w}");
+        }
+        Ok(hipo)
     }
 
     /// How long a command waits for another hipo process before giving
     /// up: `HIPO_LOCK_WAIT` seconds, default 60.
+    /// A value that is not a number of seconds is said once on stderr.
     pub fn lock_wait(&self) -> Duration {
-        std::env::var("HIPO_LOCK_WAIT")
+        const DEFAULT: Duration = Duration::from_secs(60);
+        let Ok(raw) = std::env::var("HIPO_LOCK_WAIT") else {
+            return DEFAULT;
+        };
+        match raw
+            .trim()
+            .parse::<f64>()
             .ok()
-            .and_then(|v| v.parse::<f64>().ok())
             .filter(|s| s.is_finite() && *s >= 0.0)
-            .map(Duration::from_secs_f64)
-            .unwrap_or(Duration::from_secs(60))
+            .and_then(|s| Duration::try_from_secs_f64(s).ok())
+        {
+            Some(wait) => wait,
+            None => {
+                static SAID: std::sync::Once = std::sync::Once::new();
+                SAID.call_once(|| {
+                    eprintln!(
+                        "hipo: HIPO_LOCK_WAIT={raw:?} is not a number of seconds (such as 5 or 0.5); waiting the default {} s",
+                        DEFAULT.as_secs()
+                    )
+                });
+                DEFAULT
+            }
+        }
     }
 }
 

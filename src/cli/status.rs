@@ -12,7 +12,8 @@ pub fn run(ctx: &Ctx, args: &LlmArgs) -> Result<u8> {
     if let Some(w) = session.store_warning()? {
         eprintln!("hipo: {w}");
     }
-    let report = session.status(&llm, ctx.today(), chrono::Utc::now())?;
+    let today = ctx.today();
+    let report = session.status(&llm, today, hipo::facade::clock_on(today))?;
     if ctx.json {
         print_json(&report)?;
     } else {

@@ -10,7 +10,7 @@
 mod session;
 
 pub use crate::project::InitReport;
-pub use session::{Appended, Compacted, Session};
+pub use session::{Appended, Compacted, Session, clock_on};
 
 use crate::config::Config;
 use crate::error::{Error, Result};
@@ -100,11 +100,18 @@ impl Hipo {
     }
 
     /// The search index, brought up to date first. If a writer holds the
-    /// lock past [`SEARCH_PATIENCE`], an existing index is used as it is
-    /// (`fresh` false, with a warning); with no index yet it waits up to
-    /// `wait`. Redaction of stale sections is decided here, not by callers.
+    /// lock past [`SEARCH_PATIENCE`] (or past `wait` if shorter), an
+    /// existing index is used as it is (`fresh` false, with a warning):
+    /// a search never fails because a writer is busy. With no index yet it
+    /// waits up to `wait` in all, then fails with [`Error::Busy`]. Redaction of stale sections is decided here, not by callers.
     pub fn searcher(&self, wait: Duration, progress: &dyn Progress) -> Result<Searcher> {
-        let fresh = index::fresh(&self.root, SEARCH_PATIENCE, wait, progress)?;
+        // A lock wait shorter than the patience shortens it: a search never
+        // fails because a writer is busy while an index exists.
+        let patience = index::Patience::Search {
+            patience: SEARCH_PATIENCE,
+            max_wait: wait,
+        };
+        let fresh = index::fresh(&self.root, patience, progress)?;
         Ok(Searcher {
             root: self.root.clone(),
             fresh,
@@ -127,7 +134,7 @@ impl Hipo {
     /// Brings the index up to date explicitly: waits the whole `wait` for
     /// a writer and fails with [`Error::Busy`] rather than answer stale.
     pub fn index(&self, wait: Duration, progress: &dyn Progress) -> Result<Searcher> {
-        let fresh = index::fresh(&self.root, wait, wait, progress)?;
+        let fresh = index::fresh(&self.root, index::Patience::Update(wait), progress)?;
         Ok(Searcher {
             root: self.root.clone(),
             fresh,

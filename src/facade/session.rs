@@ -126,6 +126,7 @@ impl<'h> Session<'h> {
     ) -> Result<Report> {
         let scan = crate::scan::scan(self.root(), &self.store()?.files()?);
         let dry_run = options.dry_run;
+        let now = clock_on(options.today);
         let mut report = compact::compact(
             self.root(),
             &self.config().compaction,
@@ -136,9 +137,7 @@ impl<'h> Session<'h> {
             options,
         )?;
         if !dry_run {
-            report
-                .problems
-                .extend(self.record_compaction_run(Utc::now()));
+            report.problems.extend(self.record_compaction_run(now));
         }
         Ok(report)
     }
@@ -257,6 +256,15 @@ impl<'h> Session<'h> {
         state.checkpoints_since_last_compaction = 0;
         state.save(self.root()).err().map(|e| problem_of_state(&e))
     }
+}
+
+/// The time now, moved to `today` if that is not the local date (`--today`,
+/// `HIPO_TODAY`): the time of day stays, so `lastCompactionRun` and the
+/// cooldown agree with the date the run was told it is.
+pub fn clock_on(today: NaiveDate) -> DateTime<Utc> {
+    let now = Utc::now();
+    let local = chrono::Local::now().date_naive();
+    now + chrono::Duration::days((today - local).num_days())
 }
 
 fn problem_of_state(e: &Error) -> Problem {

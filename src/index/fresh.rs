@@ -23,33 +23,49 @@ pub struct Fresh {
     pub warnings: Vec<String>,
 }
 
-/// Opens the index under `root`, brought up to date first. If another hipo
-/// process holds the project lock longer than `wait` (a long model-backed
-/// compaction), an existing index is searched as it is, with a warning,
-/// rather than making the caller wait; with no index yet it waits up to
-/// `max_wait`. With `wait` equal to `max_wait` (`hipo index`, the explicit
-/// update) a lock held that long is an [`Error::Busy`], never a stale index.
-pub fn fresh(
-    root: &Path,
-    wait: Duration,
-    max_wait: Duration,
-    progress: &dyn Progress,
-) -> Result<Fresh> {
+/// How long [`fresh`] waits for another hipo process holding the lock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Patience {
+    /// A search: waits up to `patience` for a writer, then answers from
+    /// the index as it is (never failing because a writer is busy); only
+    /// with no usable index does it wait, up to `max_wait` in all, and
+    /// then fail with [`Error::Busy`].
+    Search {
+        patience: Duration,
+        max_wait: Duration,
+    },
+    /// The explicit update (`hipo index`): waits up to the duration, then
+    /// fails with [`Error::Busy`], never answering stale.
+    Update(Duration),
+}
+
+/// Opens the index under `root`, brought up to date first, waiting for
+/// another hipo process holding the project lock as `patience` says.
+pub fn fresh(root: &Path, patience: Patience, progress: &dyn Progress) -> Result<Fresh> {
     let config = Config::load(root)?;
-    let _lock = match ProjectLock::acquire(root, wait, || {}) {
-        Ok(lock) => lock,
-        Err(e @ Error::Busy { .. }) if wait >= max_wait => return Err(e),
-        Err(Error::Busy { .. }) if SearchIndex::exists(root) => {
-            return Ok(Fresh {
-                index: SearchIndex::open(root)?,
-                sync: None,
-                warnings: vec![
-                    "another hipo process is updating this project; results may miss its latest changes".into(),
-                ],
-            });
+    let _lock = match patience {
+        Patience::Update(wait) => ProjectLock::acquire(root, wait, || {})?,
+        Patience::Search { patience, max_wait } => {
+            let first = patience.min(max_wait);
+            match ProjectLock::acquire(root, first, || {}) {
+                Ok(lock) => lock,
+                Err(Error::Busy { .. }) => {
+                    if SearchIndex::exists(root)
+                        && let Ok(index) = SearchIndex::open(root)
+                    {
+                        return Ok(Fresh {
+                            index,
+                            sync: None,
+                            warnings: vec![
+                                "another hipo process is updating this project; results may miss its latest changes".into(),
+                            ],
+                        });
+                    }
+                    ProjectLock::acquire(root, max_wait.saturating_sub(first), || {})?
+                }
+                Err(e) => return Err(e),
+            }
         }
-        Err(Error::Busy { .. }) => ProjectLock::acquire(root, max_wait, || {})?,
-        Err(e) => return Err(e),
     };
     let look = match check(root, &config)? {
         Check::Fresh(found) => {

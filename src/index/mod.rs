@@ -26,7 +26,7 @@ use tantivy::{IndexReader, IndexWriter, ReloadPolicy};
 pub use crate::layout::DocLevel;
 pub(crate) use crate::layout::{day_number, day_of};
 pub(crate) use documents::section_lines;
-pub use fresh::{Fresh, fresh};
+pub use fresh::{Fresh, Patience, fresh};
 
 pub(crate) use schema::Fields;
 pub use sync::{RebuildReason, SyncReport, sync};

@@ -79,6 +79,9 @@ pub enum RebuildReason {
     Unreadable(String),
     /// The index opened but could not be written to: the error, as shown.
     Unwritable(String),
+    /// An index is on disk but the store has no record of it: the store
+    /// was deleted or rebuilt, or the first build was cut short.
+    Unrecorded,
 }
 
 impl RebuildReason {
@@ -100,6 +103,9 @@ impl fmt::Display for RebuildReason {
             ),
             RebuildReason::Unreadable(e) => f.write_str(e),
             RebuildReason::Unwritable(e) => write!(f, "it could not be updated ({e})"),
+            RebuildReason::Unrecorded => f.write_str(
+                "the store had no record of it (the store was rebuilt or deleted, or a build was cut short)",
+            ),
         }
     }
 }
@@ -442,6 +448,9 @@ fn open_current(
             None => RebuildReason::NoIndexYet,
         }));
     }
+    if recorded.is_none() {
+        return Ok(Err(RebuildReason::Unrecorded));
+    }
     if recorded.as_deref() != Some(version().as_str()) {
         return Ok(Err(RebuildReason::OtherVersion {
             found: recorded,
@@ -477,6 +486,10 @@ mod tests {
             (
                 RebuildReason::Unreadable("search index: opening: x".into()),
                 "search index: opening: x",
+            ),
+            (
+                RebuildReason::Unrecorded,
+                "the store had no record of it (the store was rebuilt or deleted, or a build was cut short)",
             ),
             (
                 RebuildReason::Unwritable("search index: committing: x".into()),

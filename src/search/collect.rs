@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::index::schema::name;
 use crate::index::{DocLevel, Fields};
 use crate::markdown::EntryType;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use tantivy::collector::{DocSetCollector, TopDocs};
 use tantivy::columnar::Column;
 use tantivy::query::{BooleanQuery, Occur, Query as TQuery, TermQuery};
@@ -96,6 +96,7 @@ pub(super) fn columns(searcher: &Searcher) -> Result<Vec<Columns>> {
 /// so the candidate pool grows until it holds `limit` distinct passages.
 pub(super) fn collect(
     searcher: &Searcher,
+    fields: &Fields,
     cols: &[Columns],
     built: &Built,
     rule: &SectionRule,
@@ -126,27 +127,116 @@ pub(super) fn collect(
                 .map(|(_, a)| (0.0, a))
                 .collect()
         };
-        let mut groups: Vec<Group> = Vec::new();
-        let mut seen: HashSet<u64> = HashSet::new();
+        // Ties are broken by what the window is (its place, not where a
+        // build happened to put it), so results repeat across rebuilds: a
+        // group's best window is the most specific of its top-scoring
+        // ones, and groups of equal score are ordered by that window.
+        let mut groups: Vec<(Group, [u64; 4])> = Vec::new();
+        let mut at: HashMap<u64, usize> = HashMap::new();
         for &(score, addr) in &top {
             if !rule.passes(section_of(cols, addr)) {
                 continue;
             }
             let fp = fp_of(addr);
-            if seen.insert(fp) {
-                groups.push(Group {
-                    fp,
-                    score,
-                    best: addr,
-                });
+            let key = place_key(cols, addr);
+            match at.get(&fp) {
+                Some(&i) => {
+                    let (g, k) = &mut groups[i];
+                    if score == g.score && key < *k {
+                        g.best = addr;
+                        *k = key;
+                    }
+                }
+                None => {
+                    at.insert(fp, groups.len());
+                    groups.push((
+                        Group {
+                            fp,
+                            score,
+                            best: addr,
+                        },
+                        key,
+                    ));
+                }
             }
         }
-        if groups.len() >= limit || top.len() < pool || pool == docs {
+        if built.scored {
+            groups.sort_by(|(a, ka), (b, kb)| b.score.total_cmp(&a.score).then(ka.cmp(kb)));
+        }
+        let more = top.len() == pool && pool < docs;
+        // Windows beyond the pool may tie with the last group kept: the
+        // pool grows until it holds them all.
+        let tie_at_the_cut = built.scored
+            && groups.len() >= limit
+            && top.last().map(|(s, _)| *s) == Some(groups[limit - 1].0.score);
+        if !more || (groups.len() >= limit && !tie_at_the_cut) {
+            if built.scored {
+                cut_ties_by_path(searcher, fields, &mut groups, limit)?;
+            }
             groups.truncate(limit);
-            return Ok(groups);
+            return Ok(groups.into_iter().map(|(g, _)| g).collect());
         }
         pool = pool.saturating_mul(4).min(docs);
     }
+}
+
+/// Which of the groups tied at the cut (the `limit`-th score) are kept is
+/// decided by path and line, read for those groups only.
+fn cut_ties_by_path(
+    searcher: &Searcher,
+    fields: &Fields,
+    groups: &mut [(Group, [u64; 4])],
+    limit: usize,
+) -> Result<()> {
+    let Some(cut) = groups.get(limit).map(|(g, _)| g.score) else {
+        return Ok(());
+    };
+    if groups[limit - 1].0.score != cut {
+        return Ok(());
+    }
+    let lo = groups.iter().position(|(g, _)| g.score == cut).unwrap_or(0);
+    let hi = groups
+        .iter()
+        .rposition(|(g, _)| g.score == cut)
+        .map_or(lo, |i| i + 1);
+    let mut keyed = Vec::with_capacity(hi - lo);
+    for (g, k) in &groups[lo..hi] {
+        let doc = stored(searcher, fields, g.best)?;
+        keyed.push(((doc.path, doc.win[0], *k), g.best));
+    }
+    let mut order: Vec<usize> = (0..keyed.len()).collect();
+    order.sort_by(|&a, &b| keyed[a].0.cmp(&keyed[b].0));
+    let tied: Vec<(Group, [u64; 4])> = order
+        .iter()
+        .map(|&i| {
+            let (g, k) = &groups[lo + i];
+            (
+                Group {
+                    fp: g.fp,
+                    score: g.score,
+                    best: g.best,
+                },
+                *k,
+            )
+        })
+        .collect();
+    for (slot, item) in groups[lo..hi].iter_mut().zip(tied) {
+        *slot = item;
+    }
+    Ok(())
+}
+
+/// Where a window is, as its copies are ordered: (level rank, newest,
+/// section, window).
+fn place_key(cols: &[Columns], a: DocAddress) -> [u64; 4] {
+    let c = &cols[a.segment_ord as usize];
+    let get = |col: &Column<u64>| col.first(a.doc_id).unwrap_or(0);
+    [
+        get(&c.rank),
+        u64::MAX - get(&c.date_hi),
+        get(&c.sec),
+        get(&c.win),
+    ]
 }
 
 /// A window's stored fields.
@@ -226,20 +316,8 @@ pub(super) fn copies(
     let docs = searcher
         .search(&query, &DocSetCollector)
         .map_err(Error::index("finding copies"))?;
-    let mut out: Vec<(DocAddress, [u64; 4])> = docs
-        .into_iter()
-        .map(|a| {
-            let c = &cols[a.segment_ord as usize];
-            let get = |col: &Column<u64>| col.first(a.doc_id).unwrap_or(0);
-            let sort = [
-                get(&c.rank),
-                u64::MAX - get(&c.date_hi),
-                get(&c.sec),
-                get(&c.win),
-            ];
-            (a, sort)
-        })
-        .collect();
+    let mut out: Vec<(DocAddress, [u64; 4])> =
+        docs.into_iter().map(|a| (a, place_key(cols, a))).collect();
     out.sort_by_key(|(a, sort)| (*sort, *a));
     Ok(out)
 }

@@ -76,8 +76,34 @@ pub fn parse(target: &str) -> Result<Target> {
 pub fn get(root: &Path, target: &Target) -> Result<Slice> {
     match target {
         Target::Id(id) => by_id(root, id),
-        Target::Path { path, line, count } => by_path(root, path, *line, *count),
+        Target::Path { path, line, count } => {
+            by_path(root, path, *line, *count).map_err(|e| match bad_numbers(root, path) {
+                Some(better) => better,
+                None => e,
+            })
+        }
     }
+}
+
+/// When `PATH:…` names no file but `PATH` is one, what is wrong with the
+/// numbers after it (`notes.md:5:x`, `notes.md:5:99999999999999999999`),
+/// rather than "no such file".
+fn bad_numbers(root: &Path, target: &str) -> Option<Error> {
+    let (file, rest) = target.split_once(':')?;
+    if !root.join(file.trim_start_matches("./")).is_file() || root.join(target).exists() {
+        return None;
+    }
+    let is_count = |s: &str| s.parse::<usize>().is_ok_and(|n| n > 0);
+    let parts: Vec<&str> = rest.split(':').collect();
+    let message = match parts.as_slice() {
+        [line] => format!("`{line}` is not a line number (1 or more)"),
+        [line, _] if !is_count(line) => format!("`{line}` is not a line number (1 or more)"),
+        [_, count] => format!("`{count}` is not a count of lines (1 or more)"),
+        _ => "too many `:` parts".to_string(),
+    };
+    Some(Error::Query(format!(
+        "`{target}`: {message}; write PATH, PATH:LINE or PATH:LINE:COUNT"
+    )))
 }
 
 fn by_path(root: &Path, rel: &str, line: Option<usize>, count: Option<usize>) -> Result<Slice> {

@@ -125,7 +125,7 @@ pub fn search(index: &SearchIndex, root: &Path, q: &Query, opts: &Options) -> Re
     let searcher = index.searcher();
     let cols = columns(&searcher)?;
     let rule = SectionRule::new(&searcher, &cols, &built)?;
-    let groups = collect::collect(&searcher, &cols, &built, &rule, opts.limit)?;
+    let groups = collect::collect(&searcher, &f, &cols, &built, &rule, opts.limit)?;
     let ctx = HitContext {
         searcher: &searcher,
         fields: &f,
@@ -144,6 +144,16 @@ pub fn search(index: &SearchIndex, root: &Path, q: &Query, opts: &Options) -> Re
             continue;
         }
         hits.push(ctx.hit(&g)?);
+    }
+    // Equal scores are listed by path and line, whatever the build order
+    // (a filter-only query stays newest first).
+    if built.scored {
+        hits.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then_with(|| a.path.cmp(&b.path))
+                .then(a.line.cmp(&b.line))
+        });
     }
     Ok(hits)
 }

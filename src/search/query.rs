@@ -66,6 +66,21 @@ impl Filters {
     /// Applies one `name:value` filter. `Ok(false)`: `name` is not a filter.
     pub fn apply(&mut self, name: &str, value: &str) -> Result<bool> {
         let values = value.split(',').map(str::trim).filter(|v| !v.is_empty());
+        if values.clone().next().is_none() {
+            let example = match name {
+                "type" => "type:feedback",
+                "level" => "level:raw",
+                "after" => "after:2026-03-01",
+                "before" => "before:2026-03-31",
+                "week" => "week:2026-W11",
+                "month" => "month:2026-03",
+                "path" => "path:knowledge/",
+                _ => return Ok(false),
+            };
+            return Err(bad(format!(
+                "`{name}:` needs a value; write it like {example}"
+            )));
+        }
         match name {
             "type" => {
                 for v in values {
@@ -166,7 +181,9 @@ pub fn parse(input: &str) -> Result<Query> {
 /// `name:value` where name is a plain lowercase word.
 fn filter_parts(token: &str) -> Option<(String, &str)> {
     let (name, value) = token.split_once(':')?;
-    (!name.is_empty() && !value.is_empty() && name.chars().all(|c| c.is_ascii_alphabetic()))
+    // An empty value is passed on: `type:` alone is a mistake to point out,
+    // `note:` (not a filter) is text.
+    (!name.is_empty() && name.chars().all(|c| c.is_ascii_alphabetic()))
         .then(|| (name.to_ascii_lowercase(), value))
 }
 
@@ -251,6 +268,12 @@ mod tests {
             ("after:2026-02-30", "not a date"),
             ("week:2026-W60", "not an ISO week"),
             ("month:2026-13", "not a month"),
+            (
+                "type:",
+                "`type:` needs a value; write it like type:feedback",
+            ),
+            ("postgres level:,", "`level:` needs a value"),
+            ("path:\"\"", "`path:` needs a value"),
         ] {
             let err = parse(input).unwrap_err().to_string();
             assert!(err.contains(says), "{input}: {err}");
