@@ -5,13 +5,13 @@
 
 use super::build::Built;
 use crate::error::{Error, Result};
-use crate::index::schema::name;
+use crate::index::schema::{UNIT_WINDOW, name};
 use crate::index::{DocLevel, Fields};
 use crate::markdown::EntryType;
 use std::collections::HashSet;
 use tantivy::collector::{DocSetCollector, TopDocs};
 use tantivy::columnar::Column;
-use tantivy::query::{BooleanQuery, Occur, Query as TQuery, TermQuery};
+use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query as TQuery, TermQuery};
 use tantivy::schema::{IndexRecordOption, Value};
 use tantivy::{DocAddress, Order, Score, Searcher, TantivyDocument, Term};
 
@@ -49,7 +49,7 @@ impl SectionRule {
     }
 }
 
-fn section_of(cols: &[Columns], a: DocAddress) -> u64 {
+pub(super) fn section_of(cols: &[Columns], a: DocAddress) -> u64 {
     cols[a.segment_ord as usize]
         .sec
         .first(a.doc_id)
@@ -60,7 +60,7 @@ fn section_of(cols: &[Columns], a: DocAddress) -> u64 {
 pub(super) struct Group {
     pub fp: u64,
     pub score: Score,
-    /// The best-scoring window.
+    /// The section's ranking document .
     pub best: DocAddress,
 }
 
@@ -110,12 +110,10 @@ pub(super) fn collect(
         .max(1);
     let mut pool = limit.saturating_mul(6).saturating_add(30).min(docs);
     loop {
-        let top: Vec<(Score, DocAddress)> = if built.scored {
-            searcher
-                .search(&built.query, &TopDocs::with_limit(pool).order_by_score())
-                .map_err(err)?
+        let (top, more): (Vec<(Score, DocAddress)>, bool) = if built.scored {
+            super::rank::sections(searcher, cols, built, pool)?
         } else {
-            searcher
+            let top: Vec<(Score, DocAddress)> = searcher
                 .search(
                     &built.query,
                     &TopDocs::with_limit(pool)
@@ -124,7 +122,9 @@ pub(super) fn collect(
                 .map_err(err)?
                 .into_iter()
                 .map(|(_, a)| (0.0, a))
-                .collect()
+                .collect();
+            let more = top.len() == pool;
+            (top, more)
         };
         let mut groups: Vec<Group> = Vec::new();
         let mut seen: HashSet<u64> = HashSet::new();
@@ -141,7 +141,7 @@ pub(super) fn collect(
                 });
             }
         }
-        if groups.len() >= limit || top.len() < pool || pool == docs {
+        if groups.len() >= limit || !more || pool == docs {
             groups.truncate(limit);
             return Ok(groups);
         }
@@ -202,6 +202,32 @@ pub(super) fn stored(searcher: &Searcher, f: &Fields, addr: DocAddress) -> Resul
     })
 }
 
+/// The window of section `sec` that `passage` scores best, if any matches.
+pub(super) fn best_window(
+    searcher: &Searcher,
+    f: &Fields,
+    passage: &dyn TQuery,
+    sec: u64,
+) -> Result<Option<DocAddress>> {
+    let query = BooleanQuery::new(vec![
+        (Occur::Must, passage.box_clone()),
+        (
+            Occur::Must,
+            Box::new(BoostQuery::new(
+                Box::new(TermQuery::new(
+                    Term::from_field_u64(f.sec, sec),
+                    IndexRecordOption::Basic,
+                )),
+                0.0,
+            )),
+        ),
+    ]);
+    let top = searcher
+        .search(&query, &TopDocs::with_limit(1).order_by_score())
+        .map_err(Error::index("finding the best passage"))?;
+    Ok(top.first().map(|(_, a)| *a))
+}
+
 /// Every window that is a copy of the group's passage (and passes
 /// `filter`, if given), most specific place first: (level rank, newest,
 /// section), then window.
@@ -212,17 +238,19 @@ pub(super) fn copies(
     fp: u64,
     filter: Option<&dyn TQuery>,
 ) -> Result<Vec<(DocAddress, [u64; 4])>> {
-    let term: Box<dyn TQuery> = Box::new(TermQuery::new(
-        Term::from_field_u64(f.fp, fp),
-        IndexRecordOption::Basic,
-    ));
-    let query: Box<dyn TQuery> = match filter {
-        Some(filter) => Box::new(BooleanQuery::new(vec![
-            (Occur::Must, term),
-            (Occur::Must, filter.box_clone()),
-        ])),
-        None => term,
-    };
+    let exact =
+        |term| -> Box<dyn TQuery> { Box::new(TermQuery::new(term, IndexRecordOption::Basic)) };
+    let mut must = vec![
+        (Occur::Must, exact(Term::from_field_u64(f.fp, fp))),
+        (
+            Occur::Must,
+            exact(Term::from_field_text(f.unit, UNIT_WINDOW)),
+        ),
+    ];
+    if let Some(filter) = filter {
+        must.push((Occur::Must, filter.box_clone()));
+    }
+    let query = BooleanQuery::new(must);
     let docs = searcher
         .search(&query, &DocSetCollector)
         .map_err(Error::index("finding copies"))?;
