@@ -62,6 +62,8 @@ pub(super) struct Group {
     pub score: Score,
     /// The section's ranking document .
     pub best: DocAddress,
+    /// `best` is the section's best window (else its ranking document).
+    pub window: bool,
 }
 
 /// Per-segment fast-field columns.
@@ -110,10 +112,10 @@ pub(super) fn collect(
         .max(1);
     let mut pool = limit.saturating_mul(6).saturating_add(30).min(docs);
     loop {
-        let (top, more): (Vec<(Score, DocAddress)>, bool) = if built.scored {
+        let (top, more): (Vec<super::rank::Ranked>, bool) = if built.scored {
             super::rank::sections(searcher, cols, built, pool)?
         } else {
-            let top: Vec<(Score, DocAddress)> = searcher
+            let top: Vec<super::rank::Ranked> = searcher
                 .search(
                     &built.query,
                     &TopDocs::with_limit(pool)
@@ -121,14 +123,14 @@ pub(super) fn collect(
                 )
                 .map_err(err)?
                 .into_iter()
-                .map(|(_, a)| (0.0, a))
+                .map(|(_, a)| (0.0, a, false))
                 .collect();
             let more = top.len() == pool;
             (top, more)
         };
         let mut groups: Vec<Group> = Vec::new();
         let mut seen: HashSet<u64> = HashSet::new();
-        for &(score, addr) in &top {
+        for &(score, addr, window) in &top {
             if !rule.passes(section_of(cols, addr)) {
                 continue;
             }
@@ -138,6 +140,7 @@ pub(super) fn collect(
                     fp,
                     score,
                     best: addr,
+                    window,
                 });
             }
         }

@@ -230,8 +230,19 @@ impl HitContext<'_> {
             return Ok((g.best, None));
         };
         let windows = shown.iter().filter(|(_, s)| s[2] == rep_sec).count();
-        let best = match self.passage {
-            Some(passage) if windows > 1 => {
+        // Copies are verbatim, so cut into the same windows.
+        let ranked_win = g.window.then(|| {
+            self.cols[g.best.segment_ord as usize]
+                .win
+                .first(g.best.doc_id)
+                .unwrap_or(0)
+        });
+        let best = match (ranked_win, self.passage) {
+            (Some(w), _) => shown
+                .iter()
+                .find(|(_, s)| s[2] == rep_sec && s[3] == w)
+                .map(|(a, _)| *a),
+            (None, Some(passage)) if windows > 1 => {
                 best_window(self.searcher, self.fields, passage, rep_sec)?
             }
             _ => None,

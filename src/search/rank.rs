@@ -20,6 +20,10 @@ pub const PASSAGE_WEIGHT: Score = 1.0;
 /// a quarter of the question's IDF keeps half its score.
 pub const COVERAGE_POWER: Score = 0.5;
 
+/// A section's score, the document it is known by, and whether that is
+/// its best window (else its ranking document).
+pub(super) type Ranked = (Score, DocAddress, bool);
+
 /// The top `pool` documents of `query` by score, and whether there may
 /// be more.
 fn top(
@@ -34,16 +38,18 @@ fn top(
     Ok((top, full))
 }
 
-/// Up to about `pool` sections, best first, each as one of its documents;
-/// and whether there may be more.
+/// Up to about `pool` sections, best first, each as its best window when
+/// one was ranked (`true`) or else its ranking document; and whether there
+/// may be more.
 pub(super) fn sections(
     searcher: &Searcher,
     cols: &[Columns],
     built: &Built,
     pool: usize,
-) -> Result<(Vec<(Score, DocAddress)>, bool)> {
+) -> Result<(Vec<Ranked>, bool)> {
     let (mut whole, more_whole) = top(searcher, built.query.as_ref(), pool)?;
     let Some(windows) = &built.windows else {
+        let whole = whole.into_iter().map(|(s, a)| (s, a, false)).collect();
         return Ok((whole, more_whole));
     };
     let (mut parts, more_parts) = top(searcher, windows.as_ref(), pool.saturating_mul(3))?;
@@ -70,22 +76,30 @@ pub(super) fn sections(
         }
     };
     let (whole_floor, part_floor) = (floor(&whole, more_whole), floor(&parts, more_parts));
-    // section → (whole score, best window score, a document of it)
-    let mut by_sec: HashMap<u64, (Option<Score>, Option<Score>, DocAddress)> = HashMap::new();
+    // section → (whole score, its ranking document, its best window's
+    // score and address)
+    type Evidence = (
+        Option<Score>,
+        Option<DocAddress>,
+        Option<(Score, DocAddress)>,
+    );
+    let mut by_sec: HashMap<u64, Evidence> = HashMap::new();
     for &(s, a) in &whole {
-        by_sec
-            .entry(section_of(cols, a))
-            .or_insert((Some(s), None, a));
+        by_sec.insert(section_of(cols, a), (Some(s), Some(a), None));
     }
     for &(s, a) in &parts {
-        let e = by_sec.entry(section_of(cols, a)).or_insert((None, None, a));
-        e.1.get_or_insert(s);
+        let e = by_sec.entry(section_of(cols, a)).or_default();
+        e.2.get_or_insert((s, a));
     }
-    let mut out: Vec<(Score, DocAddress)> = by_sec
+    let mut out: Vec<Ranked> = by_sec
         .into_values()
-        .map(|(w, p, a)| {
-            let score = w.unwrap_or(whole_floor) + PASSAGE_WEIGHT * p.unwrap_or(part_floor);
-            (score, a)
+        .filter_map(|(w, doc, part)| {
+            let score =
+                w.unwrap_or(whole_floor) + PASSAGE_WEIGHT * part.map_or(part_floor, |p| p.0);
+            match part {
+                Some((_, window)) => Some((score, window, true)),
+                None => Some((score, doc?, false)),
+            }
         })
         .collect();
     out.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
