@@ -208,4 +208,8 @@ pub struct EvalArgs {
     /// The cut-offs to report Recall@k at.
     #[arg(short, long, value_delimiter = ',', default_value = "1,5,10")]
     pub k: Vec<usize>,
+    /// A report saved with `hipo --json eval … > FILE`: print the change
+    /// against it per group and k.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
 }
