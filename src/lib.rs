@@ -60,6 +60,7 @@ pub mod layout;
 pub mod llm;
 pub mod markdown;
 pub mod project;
+pub mod recall;
 pub mod redact;
 pub mod render;
 pub mod root;

@@ -66,6 +66,9 @@ pub enum Command {
     Index,
     /// Measure retrieval quality: Recall@k and MRR over a JSON Lines fixture.
     Eval(EvalArgs),
+    /// The context pack for a prompt: matching ROOT topics and the best
+    /// passages, within a token budget; nothing when nothing is relevant.
+    Recall(RecallArgs),
 }
 
 /// `hipo compact` flags.
@@ -212,4 +215,18 @@ pub struct EvalArgs {
     /// against it per group and k.
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
+}
+
+/// `hipo recall` flags.
+#[derive(Debug, clap::Args)]
+pub struct RecallArgs {
+    /// The prompt or question (words are joined).
+    #[arg(required = true, allow_hyphen_values = true)]
+    pub query: Vec<String>,
+    /// Tokens the pack may hold (about 4 ASCII bytes a token).
+    #[arg(long, default_value_t = hipo::recall::DEFAULT_BUDGET)]
+    pub budget: usize,
+    /// The score the best passage must reach, or the pack is empty.
+    #[arg(long, default_value_t = hipo::recall::DEFAULT_FLOOR)]
+    pub floor: f32,
 }

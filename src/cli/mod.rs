@@ -12,6 +12,7 @@ mod init;
 mod llm_check;
 mod output;
 mod rebuild;
+mod recall;
 mod search;
 mod status;
 mod summarize;
@@ -110,6 +111,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Get { target } => get::run(&ctx, &target)?,
         Command::Index => index::run(&ctx)?,
         Command::Eval(args) => eval::run(&ctx, &args)?,
+        Command::Recall(args) => recall::run(&ctx, &args)?,
     };
     Ok(ExitCode::from(code))
 }

@@ -17,6 +17,7 @@ use crate::eval::{self, Case};
 use crate::fsutil::ProjectLock;
 use crate::index::{self, Fresh, IndexStats, SyncProgress, SyncReport};
 use crate::project::{self, InitReport};
+use crate::recall;
 use crate::search::{self, Hit, get, query::Query};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -135,6 +136,20 @@ impl Hipo {
     /// A file, a slice of it, or a hit's section (`#id`), redacted.
     pub fn get(&self, target: &str) -> Result<get::Slice> {
         get::get(&self.root, &get::parse(target)?)
+    }
+
+    /// The context pack for `query` ([`crate::recall`]): empty when
+    /// nothing reaches the floor.
+    pub fn recall(
+        &self,
+        query: &str,
+        opts: &recall::Options,
+        wait: Duration,
+        progress: &dyn SyncProgress,
+    ) -> Result<(recall::Pack, Searcher)> {
+        let searcher = self.searcher(wait, progress)?;
+        let pack = recall::recall(&searcher, &self.root, query, opts)?;
+        Ok((pack, searcher))
     }
 
     /// Recall@k and MRR of `cases` against this project's index.
