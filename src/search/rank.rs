@@ -54,8 +54,9 @@ pub(super) fn sections(
     };
     let (mut parts, more_parts) = top(searcher, windows.as_ref(), pool.saturating_mul(3))?;
     let f = &built.fields;
-    let section_fields = [f.sbody, f.suser, f.heading];
-    let window_fields = [f.body, f.user];
+    // A user's lines are in the body too, so their field adds nothing here.
+    let section_fields = [f.sbody, f.heading];
+    let window_fields = [f.body];
     for (list, fields) in [
         (&mut whole, &section_fields[..]),
         (&mut parts, &window_fields[..]),
