@@ -52,7 +52,7 @@ pub(super) fn sections(
         let whole = whole.into_iter().map(|(s, a)| (s, a, false)).collect();
         return Ok((whole, more_whole));
     };
-    let (mut parts, more_parts) = top(searcher, windows.as_ref(), pool.saturating_mul(3))?;
+    let (mut parts, more_parts) = top(searcher, windows.as_ref(), pool.saturating_mul(2))?;
     let f = &built.fields;
     // A user's lines are in the body too, so their field adds nothing here.
     let section_fields = [f.sbody, f.heading];
