@@ -5,9 +5,18 @@
 //! An expected entry is a path (`knowledge/db.md`), a `path:line` (found
 //! when a result's section, or one of its `also_in` copies, spans that
 //! line), or heading text (found when a result's heading contains it, case
-//! aside). Recall@k is the share of a case's expected entries found in the
-//! first k results, averaged over cases; MRR averages 1 / the rank of the
-//! first result that finds any of them (0 when none does).
+//! aside). Recall@k is the share of cases with an expected entry among
+//! the first k results: a case lists every place that answers it (the
+//! MemAware questions list each answer session), and one of them found
+//! answers it. A result is a section shown once with its copies, so on a
+//! corpus of sessions the first k results are k distinct sessions, as the
+//! MemAware session-level recall counts them. `entries` keeps the share of
+//! each case's expected entries found, averaged. MRR averages 1 / the rank
+//! of the first result that finds any of them (0 when none does).
+//!
+//! A saved `--json` report is a baseline: [`compare`] gives the change per
+//! group and k, recomputed from the baseline's per-case ranks (so a report
+//! saved by an older hipo, whose R@k counted entries, compares fairly).
 
 use crate::error::{Error, Result};
 use crate::search::Hit;
@@ -31,8 +40,10 @@ pub struct Case {
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct Metrics {
     pub cases: usize,
-    /// k → recall.
+    /// k → share of cases with an expected entry in the first k.
     pub recall: BTreeMap<usize, f64>,
+    /// k → share of each case's expected entries in the first k, averaged.
+    pub entries: BTreeMap<usize, f64>,
     pub mrr: f64,
 }
 
@@ -160,11 +171,83 @@ pub fn evaluate(
     })
 }
 
+/// A case of a saved report: all a baseline needs.
+#[derive(Debug, Clone, Deserialize)]
+struct SavedCase {
+    #[serde(default)]
+    group: Option<String>,
+    rank: Option<usize>,
+}
+
+/// A saved `hipo --json eval` report.
+#[derive(Debug, Clone, Deserialize)]
+struct Saved {
+    cases: Vec<SavedCase>,
+}
+
+/// One group's figures now, then and the change.
+#[derive(Debug, Clone, Serialize)]
+pub struct Change {
+    /// k → (baseline, now).
+    pub recall: BTreeMap<usize, (f64, f64)>,
+    /// (baseline, now).
+    pub mrr: (f64, f64),
+    /// Cases in the baseline's group.
+    pub baseline_cases: usize,
+}
+
+/// Reads a saved `--json` report and compares `report` with it, per
+/// group (`all` first) and k. Groups the baseline lacks are left out.
+pub fn compare(report: &Report, baseline: &Path) -> Result<BTreeMap<String, Change>> {
+    let text = std::fs::read_to_string(baseline).map_err(|e| Error::io(baseline, e))?;
+    let saved: Saved = serde_json::from_str(&text).map_err(|e| {
+        Error::bad_input(
+            baseline,
+            None,
+            format!("not a saved `hipo --json eval` report ({e})"),
+        )
+    })?;
+    let mut then: BTreeMap<String, Acc> = BTreeMap::new();
+    for c in &saved.cases {
+        let found = [c.rank];
+        let groups = std::iter::once(ALL.to_string()).chain(c.group.clone());
+        for g in groups {
+            then.entry(g).or_default().add(&report.ks, &found, c.rank);
+        }
+    }
+    let now = std::iter::once((ALL, &report.overall))
+        .chain(report.groups.iter().map(|(g, m)| (g.as_str(), m)));
+    let mut out = BTreeMap::new();
+    for (g, m) in now {
+        let Some(old) = then.get(g).map(Acc::metrics) else {
+            continue;
+        };
+        let recall = report
+            .ks
+            .iter()
+            .map(|k| (*k, (old.recall.get(k).copied().unwrap_or(0.0), m.recall[k])))
+            .collect();
+        out.insert(
+            g.to_string(),
+            Change {
+                recall,
+                mrr: (old.mrr, m.mrr),
+                baseline_cases: old.cases,
+            },
+        );
+    }
+    Ok(out)
+}
+
+/// The name of the group of all cases.
+pub const ALL: &str = "all";
+
 /// Running sums for one set of cases.
 #[derive(Default)]
 struct Acc {
     cases: usize,
     recall: BTreeMap<usize, f64>,
+    entries: BTreeMap<usize, f64>,
     rr: f64,
 }
 
@@ -173,7 +256,8 @@ impl Acc {
         self.cases += 1;
         for &k in ks {
             let hit = found.iter().filter(|r| r.is_some_and(|r| r <= k)).count();
-            *self.recall.entry(k).or_default() += hit as f64 / found.len() as f64;
+            *self.entries.entry(k).or_default() += hit as f64 / found.len() as f64;
+            *self.recall.entry(k).or_default() += f64::from(u8::from(hit > 0));
         }
         self.rr += rank.map_or(0.0, |r| 1.0 / r as f64);
     }
@@ -183,6 +267,7 @@ impl Acc {
         Metrics {
             cases: self.cases,
             recall: self.recall.iter().map(|(k, v)| (*k, v / n)).collect(),
+            entries: self.entries.iter().map(|(k, v)| (*k, v / n)).collect(),
             mrr: self.rr / n,
         }
     }
@@ -258,10 +343,48 @@ mod tests {
         })
         .unwrap();
         // a: found at 2; b: y at 1, z never.
-        assert_eq!(report.overall.recall[&1], (0.0 + 0.5) / 2.0);
-        assert_eq!(report.overall.recall[&5], (1.0 + 0.5) / 2.0);
+        assert_eq!(report.overall.entries[&1], (0.0 + 0.5) / 2.0);
+        assert_eq!(report.overall.entries[&5], (1.0 + 0.5) / 2.0);
+        // One answer found answers the case.
+        assert_eq!(report.overall.recall[&1], 0.5);
+        assert_eq!(report.overall.recall[&5], 1.0);
         assert!((report.overall.mrr - (0.5 + 1.0) / 2.0).abs() < 1e-9);
         assert_eq!(report.groups["g"].cases, 1);
+    }
+
+    #[test]
+    fn a_saved_report_is_a_baseline() {
+        let dir = tempfile::tempdir().unwrap();
+        let saved = dir.path().join("base.json");
+        // An older report: only the cases' ranks are read.
+        std::fs::write(
+            &saved,
+            r#"{"ks": [1, 5], "cases": [{"query": "a", "group": "g", "rank": 3}, {"query": "b", "rank": null}]}"#,
+        )
+        .unwrap();
+        let cases = vec![
+            Case {
+                query: "a".into(),
+                expected: vec!["x.md".into()],
+                group: Some("g".into()),
+                line: 1,
+            },
+            Case {
+                query: "b".into(),
+                expected: vec!["y.md".into()],
+                group: None,
+                line: 2,
+            },
+        ];
+        let report = evaluate(&cases, &[1, 5], |_, _| Ok(vec![hit("x.md", [1, 1], "")])).unwrap();
+        let change = compare(&report, &saved).unwrap();
+        assert_eq!(change["all"].recall[&1], (0.0, 0.5));
+        assert_eq!(change["all"].recall[&5], (0.5, 0.5));
+        assert_eq!(change["g"].recall[&1], (0.0, 1.0));
+        assert!((change["g"].mrr.0 - 1.0 / 3.0).abs() < 1e-9);
+        std::fs::write(&saved, "[1, 2]").unwrap();
+        let err = compare(&report, &saved).unwrap_err().to_string();
+        assert!(err.contains("not a saved"), "{err}");
     }
 
     #[test]

@@ -67,6 +67,7 @@ pub mod mcp;
 pub mod platform;
 pub mod progress;
 pub(crate) mod project;
+pub mod recall;
 pub mod redact;
 pub mod render;
 pub(crate) mod root;

@@ -7,6 +7,7 @@
 use crate::compact::{NodeInfo, Reason, Report};
 use crate::layout::Level;
 use crate::markdown::{Status, estimate_tokens};
+use crate::recall::{Pack, Passage};
 use crate::search::Hit;
 use crate::status::StatusReport;
 use crate::timeline::Item;
@@ -374,6 +375,56 @@ pub fn timeline(items: &[Item], limit: usize) -> String {
             "… {} more older line(s); narrow the range or raise the limit",
             items.len() - limit
         );
+    }
+    out
+}
+
+/// A recall pack as an agent reads it: the query, the matching ROOT
+/// topics, then each passage under `path:lines (date, type, note)`.
+/// Empty when the pack abstained.
+pub fn recall(pack: &Pack) -> String {
+    if pack.abstained {
+        return String::new();
+    }
+    let mut out = recall_head(&pack.query);
+    for t in &pack.topics {
+        out.push_str(&recall_topic(t));
+    }
+    for p in &pack.passages {
+        out.push_str(&recall_passage(p));
+    }
+    out
+}
+
+/// The pack's first line.
+pub fn recall_head(query: &str) -> String {
+    format!("# hipo recall: {}\n", query.trim())
+}
+
+/// A ROOT Topics Index line, as it is.
+pub fn recall_topic(line: &str) -> String {
+    format!("{line}\n")
+}
+
+/// One passage: its label, then its lines indented.
+pub fn recall_passage(p: &Passage) -> String {
+    let mut label = vec![p.kind.as_str().to_string()];
+    if let Some(d) = &p.date {
+        label.insert(0, d.clone());
+    }
+    if let Some(n) = &p.note {
+        label.push(n.clone());
+    }
+    let mut out = format!(
+        "## {}:{}-{} {} ({})\n",
+        p.path,
+        p.lines[0],
+        p.lines[1],
+        p.heading,
+        label.join(", ")
+    );
+    for l in &p.text {
+        let _ = writeln!(out, "  {l}");
     }
     out
 }

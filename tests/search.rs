@@ -309,6 +309,22 @@ fn eval_scores_a_fixture() {
     let r10 = v["overall"]["recall"]["10"].as_f64().unwrap();
     assert!((r10 - 2.0 / 3.0).abs() < 1e-9, "{v}");
     assert_eq!(v["groups"]["fact"]["cases"], 2);
+    // The report saved is a baseline: the change per group and k.
+    p.write("base.json", v.to_string());
+    let fixture = p.path().join("eval.jsonl");
+    let base = p.path().join("base.json");
+    let args = [
+        std::ffi::OsStr::new("eval"),
+        fixture.as_os_str(),
+        std::ffi::OsStr::new("--baseline"),
+        base.as_os_str(),
+    ];
+    let v = p.json(args);
+    assert_eq!(v["change"]["all"]["recall"]["10"][0].as_f64(), Some(r10));
+    assert_eq!(v["change"]["fact"]["recall"]["10"][1].as_f64(), Some(1.0));
+    let out = p.hipo().args(args).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("0.667 (+0.000)"), "{text}");
     p.write("bad.jsonl", "{\"query\": \"x\", \"expected\": []}\n");
     let out = p
         .hipo()

@@ -101,6 +101,9 @@ pub enum Command {
         #[command(flatten)]
         llm: LlmArgs,
     },
+    /// The context pack for a prompt: matching ROOT topics and the best
+    /// passages, within a token budget; nothing when nothing is relevant.
+    Recall(RecallArgs),
 }
 
 /// `hipo compact` flags.
@@ -270,4 +273,22 @@ pub struct EvalArgs {
     /// The cut-offs to report Recall@k at.
     #[arg(short, long, value_delimiter = ',', default_value = "1,5,10")]
     pub k: Vec<usize>,
+    /// A report saved with `hipo --json eval … > FILE`: print the change
+    /// against it per group and k.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+}
+
+/// `hipo recall` flags.
+#[derive(Debug, clap::Args)]
+pub struct RecallArgs {
+    /// The prompt or question (words are joined).
+    #[arg(required = true, allow_hyphen_values = true)]
+    pub query: Vec<String>,
+    /// Tokens the pack may hold (about 4 ASCII bytes a token).
+    #[arg(long, default_value_t = hipo::recall::DEFAULT_BUDGET)]
+    pub budget: usize,
+    /// The score the best passage must reach, or the pack is empty.
+    #[arg(long, default_value_t = hipo::recall::DEFAULT_FLOOR)]
+    pub floor: f32,
 }

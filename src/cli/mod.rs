@@ -15,6 +15,7 @@ mod llm_check;
 mod mcp;
 mod output;
 mod rebuild;
+mod recall;
 mod search;
 mod status;
 mod summarize;
@@ -143,6 +144,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Index => index::run(&ctx)?,
         Command::Eval(args) => eval::run(&ctx, &args)?,
         Command::Mcp { llm } => mcp::run(&ctx, &llm)?,
+        Command::Recall(args) => recall::run(&ctx, &args)?,
     };
     Ok(ExitCode::from(code))
 }

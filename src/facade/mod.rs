@@ -19,6 +19,7 @@ use crate::fsutil::ProjectLock;
 use crate::index::{self, Fresh, IndexStats, SyncReport};
 use crate::progress::Progress;
 use crate::project;
+use crate::recall;
 use crate::search::{self, Hit, get, query::Query};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -160,6 +161,20 @@ impl Hipo {
         kind: Option<crate::markdown::EntryType>,
     ) -> Result<Vec<crate::timeline::Item>> {
         crate::timeline::timeline(&self.root, from, to, kind)
+    }
+
+    /// The context pack for `query` ([`crate::recall`]): empty when
+    /// nothing reaches the floor.
+    pub fn recall(
+        &self,
+        query: &str,
+        opts: &recall::Options,
+        wait: Duration,
+        progress: &dyn Progress,
+    ) -> Result<(recall::Pack, Searcher)> {
+        let searcher = self.searcher(wait, progress)?;
+        let pack = recall::recall(&searcher, &self.root, query, opts)?;
+        Ok((pack, searcher))
     }
 
     /// Recall@k and MRR of `cases` against this project's index.

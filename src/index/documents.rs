@@ -1,8 +1,10 @@
 //! From a changed file to the tantivy documents of its new sections: one
-//! document per window, each carrying what search filters, ranks and shows
-//! by, so a result needs no second look at the file to be placed.
+//! ranking document per section (its whole text, scored) and one document
+//! per window (a passage, to show and mark), each carrying what search
+//! filters by, so a result needs no second look at the file to be placed.
 
 use super::Fields;
+use super::schema::{UNIT_SECTION, UNIT_WINDOW};
 use super::sections::{self, Section, Window};
 use crate::error::Problem;
 use crate::fsutil::read_utf8;
@@ -157,7 +159,7 @@ struct SectionDoc<'a> {
     dates: Option<(NaiveDate, NaiveDate)>,
 }
 
-/// The documents (one per window) of a section.
+/// The documents of a section: its ranking document, then its windows.
 fn documents(
     rel: &str,
     meta: &FileMeta,
@@ -181,11 +183,14 @@ fn documents(
         heading_path: redact(&s.heading_path()).into_owned(),
         dates: section_dates(s, meta),
     };
-    s.windows
-        .iter()
-        .enumerate()
-        .map(|(i, w)| window_doc(&shared, i, w, f))
-        .collect()
+    let mut docs = vec![section_doc(&shared, f)];
+    docs.extend(
+        s.windows
+            .iter()
+            .enumerate()
+            .map(|(i, w)| window_doc(&shared, i, w, f)),
+    );
+    docs
 }
 
 /// The days a section is about. A weekly or monthly concatenation files
@@ -207,23 +212,64 @@ fn section_dates(s: &Section, meta: &FileMeta) -> Option<(NaiveDate, NaiveDate)>
         .or(meta.dates)
 }
 
+/// The section's ranking document: its whole text and every line its user
+/// wrote, so a section is scored on all its evidence at once, not on its
+/// best window alone. It is never shown: its windows are.
+fn section_doc(d: &SectionDoc, f: &Fields) -> TantivyDocument {
+    let s = d.section;
+    let mut user: Vec<usize> = s
+        .windows
+        .iter()
+        .flat_map(|w| w.user.iter().copied())
+        .collect();
+    user.sort_unstable();
+    user.dedup();
+    let user: String = user.iter().map(|&n| d.lines[n - s.lines.0]).collect();
+    let mut doc = TantivyDocument::default();
+    doc.add_text(f.unit, UNIT_SECTION);
+    doc.add_text(f.sbody, d.lines.concat());
+    if !user.is_empty() {
+        doc.add_text(f.suser, &user);
+    }
+    shared_fields(&mut doc, d, f);
+    doc.add_u64(f.win, 0);
+    doc
+}
+
 /// The document of the `i`th window of a section.
 fn window_doc(d: &SectionDoc, i: usize, w: &Window, f: &Fields) -> TantivyDocument {
-    let (s, meta) = (d.section, d.meta);
+    let s = d.section;
     let at = |n: usize| n - s.lines.0;
     let body: String = d.lines[at(w.lines.0)..=at(w.lines.1)].concat();
     let user: String = w.user.iter().map(|&n| d.lines[at(n)]).collect();
     let mut doc = TantivyDocument::default();
+    doc.add_text(f.unit, UNIT_WINDOW);
     doc.add_text(f.body, &body);
-    doc.add_text(f.heading, &d.heading_path);
     if !user.is_empty() {
         doc.add_text(f.user, &user);
     }
+    shared_fields(&mut doc, d, f);
+    doc.add_u64(f.win, i as u64);
+    for (field, v) in [
+        (f.win_lo, w.lines.0),
+        (f.win_hi, w.lines.1),
+        (f.wbyte_lo, w.bytes.start),
+        (f.wbyte_hi, w.bytes.end),
+    ] {
+        doc.add_u64(field, v as u64);
+    }
+    doc
+}
+
+/// What a section's ranking document and its windows share: where it is,
+/// what it is, and the filters' fields.
+fn shared_fields(doc: &mut TantivyDocument, d: &SectionDoc, f: &Fields) {
+    let (s, meta) = (d.section, d.meta);
+    doc.add_text(f.heading, &d.heading_path);
     doc.add_text(f.path, d.rel);
     doc.add_text(f.key, &d.key_hex);
     doc.add_u64(f.fp, d.passage.fp);
     doc.add_u64(f.sec, d.sec);
-    doc.add_u64(f.win, i as u64);
     doc.add_text(f.level, meta.level.as_str());
     doc.add_u64(f.level_rank, meta.level.rank());
     doc.add_text(f.kind, s.kind.as_str());
@@ -240,17 +286,12 @@ fn window_doc(d: &SectionDoc, i: usize, w: &Window, f: &Fields) -> TantivyDocume
     for (field, v) in [
         (f.sec_lo, s.lines.0),
         (f.sec_hi, s.lines.1),
-        (f.win_lo, w.lines.0),
-        (f.win_hi, w.lines.1),
         (f.sbyte_lo, s.bytes.start),
         (f.sbyte_hi, s.bytes.end),
-        (f.wbyte_lo, w.bytes.start),
-        (f.wbyte_hi, w.bytes.end),
         (f.secret, usize::from(d.passage.secret)),
     ] {
         doc.add_u64(field, v as u64);
     }
-    doc
 }
 
 /// The redacted section's lines, one per line of the file. Redaction keeps

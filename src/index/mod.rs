@@ -34,7 +34,7 @@ pub use sync::{RebuildReason, SyncReport, sync};
 /// What the index holds and how it is cut; bump with any change to the
 /// schema or to [`sections`]. Recorded with [`analyzer::ANALYZER_VERSION`]:
 /// a different pair rebuilds the index.
-pub(crate) const LAYOUT_VERSION: &str = "index-6";
+pub(crate) const LAYOUT_VERSION: &str = "index-7";
 
 /// The version string recorded in the store.
 pub(crate) fn version() -> String {
@@ -104,7 +104,7 @@ impl SearchIndex {
         self.reader.searcher()
     }
 
-    /// Documents (windows), segments and bytes on disk.
+    /// Windows (not counting the sections' ranking documents), segments and bytes on disk.
     pub fn stats(&self) -> IndexStats {
         let searcher = self.searcher();
         let bytes = std::fs::read_dir(&self.dir)
@@ -117,8 +117,14 @@ impl SearchIndex {
                     .sum()
             })
             .unwrap_or(0);
+        let window = tantivy::query::TermQuery::new(
+            tantivy::Term::from_field_text(self.fields.unit, schema::UNIT_WINDOW),
+            tantivy::schema::IndexRecordOption::Basic,
+        );
         IndexStats {
-            windows: searcher.num_docs(),
+            windows: searcher
+                .search(&window, &tantivy::collector::Count)
+                .map_or(0, |n| n as u64),
             segments: searcher.segment_readers().len(),
             bytes,
         }

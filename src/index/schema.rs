@@ -15,6 +15,9 @@ pub(crate) mod name {
     pub const BODY: &str = "body";
     pub const HEADING: &str = "heading";
     pub const USER: &str = "user";
+    pub const SBODY: &str = "sbody";
+    pub const SUSER: &str = "suser";
+    pub const UNIT: &str = "unit";
     pub const PATH: &str = "path";
     pub const KEY: &str = "key";
     pub const FP: &str = "fp";
@@ -47,6 +50,12 @@ pub(crate) struct Fields {
     pub heading: Field,
     /// Lines of the window a user wrote (`User:` turns).
     pub user: Field,
+    /// The whole section's text (section documents only): ranking.
+    pub sbody: Field,
+    /// Every line of the section a user wrote (section documents only).
+    pub suser: Field,
+    /// [`UNIT_SECTION`] or [`UNIT_WINDOW`]: what a document stands for.
+    pub unit: Field,
     pub path: Field,
     /// Hex of the section key; shared by a section's windows.
     pub key: Field,
@@ -77,6 +86,11 @@ pub(crate) struct Fields {
     pub secret: Field,
 }
 
+/// [`Fields::unit`] of a section's one ranking document.
+pub(crate) const UNIT_SECTION: &str = "s";
+/// [`Fields::unit`] of a window (a passage shown and marked).
+pub(crate) const UNIT_WINDOW: &str = "w";
+
 /// The schema a new index is created with. Field order is part of the
 /// layout: a change bumps [`super::LAYOUT_VERSION`].
 pub(crate) fn schema() -> Schema {
@@ -99,10 +113,16 @@ pub(crate) fn schema() -> Schema {
     b.add_text_field(name::BODY, text(true));
     b.add_text_field(name::HEADING, text(false).set_stored());
     b.add_text_field(name::USER, text(false));
+    b.add_text_field(name::SBODY, text(false));
+    b.add_text_field(name::SUSER, text(false));
+    b.add_text_field(name::UNIT, STRING);
     b.add_text_field(name::PATH, STRING | STORED);
     b.add_text_field(name::KEY, STRING | STORED);
     b.add_u64_field(name::FP, NumericOptions::default().set_indexed().set_fast());
-    b.add_u64_field(name::SEC, NumericOptions::default().set_fast());
+    b.add_u64_field(
+        name::SEC,
+        NumericOptions::default().set_indexed().set_fast(),
+    );
     b.add_u64_field(name::WIN, NumericOptions::default().set_fast());
     b.add_text_field(name::LEVEL, STRING | STORED);
     b.add_u64_field(name::LEVEL_RANK, NumericOptions::default().set_fast());
@@ -140,6 +160,9 @@ impl Fields {
             body: f(name::BODY)?,
             heading: f(name::HEADING)?,
             user: f(name::USER)?,
+            sbody: f(name::SBODY)?,
+            suser: f(name::SUSER)?,
+            unit: f(name::UNIT)?,
             path: f(name::PATH)?,
             key: f(name::KEY)?,
             fp: f(name::FP)?,

@@ -1,19 +1,24 @@
-//! From a parsed [`Query`] to tantivy queries: BM25 over each window's
-//! text, heading and user lines (the user's own words are the best
-//! evidence in an agent's memory, so they weigh most), required and
-//! excluded clauses, and the filters.
+//! From a parsed [`Query`] to tantivy queries. Sections are ranked by
+//! their ranking documents: BM25 over the whole section's text, its
+//! heading and the lines its user wrote (the user's own words are the best
+//! evidence in an agent's memory, so they weigh most). The passage shown is
+//! the section's best window under the same terms; [`super::rank`] adds
+//! the two kinds of evidence. Required and excluded clauses are judged per
+//! section by [`super::collect::SectionRule`].
 
 use crate::error::{Error, Result};
+use crate::index::schema::UNIT_SECTION;
 use crate::index::{Fields, analyzer, day_number};
 use crate::search::query::{Clause, Filters, Query};
+use crate::search::terms;
 use std::collections::HashSet;
 use std::ops::Bound;
-use tantivy::Term;
 use tantivy::query::{
     AllQuery, BooleanQuery, BoostQuery, Occur, PhraseQuery, Query as TQuery, RangeQuery,
     RegexQuery, TermQuery,
 };
 use tantivy::schema::IndexRecordOption;
+use tantivy::{Searcher, Term};
 
 /// How much a match in the lines the user wrote counts over one in the body.
 pub const USER_BOOST: tantivy::Score = 2.0;
@@ -22,6 +27,8 @@ pub const HEADING_BOOST: tantivy::Score = 1.5;
 
 /// A query ready for tantivy, and the body terms snippets should mark.
 pub(super) struct Built {
+    pub fields: Fields,
+    /// Ranks (or, unscored, selects) sections' ranking documents.
     pub query: Box<dyn TQuery>,
     /// The filters alone: a result is shown at a copy that passes them.
     pub filter: Option<Box<dyn TQuery>>,
@@ -30,6 +37,12 @@ pub(super) struct Built {
     pub positive: Vec<String>,
     /// Required (`true`) and excluded clauses, judged per section.
     pub sections: Vec<(bool, Box<dyn TQuery>)>,
+    /// Scores a section's windows to pick the passage shown.
+    pub passage: Option<Box<dyn TQuery>>,
+    /// The terms that rank, with their IDF.
+    pub ranked: Vec<(String, tantivy::Score)>,
+    /// Ranks the windows that pass the filters (scored queries only).
+    pub windows: Option<Box<dyn TQuery>>,
 }
 
 fn term_query(field: tantivy::schema::Field, text: &str) -> Box<dyn TQuery> {
@@ -39,22 +52,45 @@ fn term_query(field: tantivy::schema::Field, text: &str) -> Box<dyn TQuery> {
     ))
 }
 
-/// A token in the body, the heading or the user's lines, boosted.
-fn any_field(f: &Fields, token: &str) -> Box<dyn TQuery> {
-    Box::new(BooleanQuery::new(vec![
-        (Occur::Should, term_query(f.body, token)),
-        (
-            Occur::Should,
-            Box::new(BoostQuery::new(term_query(f.user, token), USER_BOOST)),
-        ),
-        (
-            Occur::Should,
-            Box::new(BoostQuery::new(term_query(f.heading, token), HEADING_BOOST)),
-        ),
-    ]))
+fn boosted(q: Box<dyn TQuery>, boost: tantivy::Score) -> Box<dyn TQuery> {
+    Box::new(BoostQuery::new(q, boost))
 }
 
-/// A required or excluded word or phrase; `None` if it is all stop words.
+fn any_of(queries: Vec<Box<dyn TQuery>>) -> Box<dyn TQuery> {
+    Box::new(BooleanQuery::new(
+        queries.into_iter().map(|q| (Occur::Should, q)).collect(),
+    ))
+}
+
+/// A token in a window's body, its heading or its user's lines, boosted.
+fn any_field(f: &Fields, token: &str) -> Box<dyn TQuery> {
+    any_of(vec![
+        term_query(f.body, token),
+        boosted(term_query(f.user, token), USER_BOOST),
+        boosted(term_query(f.heading, token), HEADING_BOOST),
+    ])
+}
+
+/// A token in a whole section, its heading or its user's lines, boosted.
+fn section_field(f: &Fields, token: &str) -> Box<dyn TQuery> {
+    any_of(vec![
+        term_query(f.sbody, token),
+        boosted(term_query(f.suser, token), USER_BOOST),
+        boosted(term_query(f.heading, token), HEADING_BOOST),
+    ])
+}
+
+/// A token in a window's body or its user's lines: which passage of a
+/// section says it most.
+fn passage_field(f: &Fields, token: &str) -> Box<dyn TQuery> {
+    any_of(vec![
+        term_query(f.body, token),
+        boosted(term_query(f.user, token), USER_BOOST),
+    ])
+}
+
+/// A required or excluded word or phrase, over windows; `None` if it is
+/// all stop words.
 fn clause(f: &Fields, c: &Clause, positive: &mut Vec<String>) -> Option<Box<dyn TQuery>> {
     let (text, phrase) = match c {
         Clause::Word(w) => (w.as_str(), false),
@@ -84,79 +120,90 @@ fn clause(f: &Fields, c: &Clause, positive: &mut Vec<String>) -> Option<Box<dyn 
 
 /// The query, its filters and its section clauses; an error when there
 /// is nothing to search for.
-pub(super) fn build(f: &Fields, q: &Query) -> Result<Built> {
+pub(super) fn build(searcher: &Searcher, f: &Fields, q: &Query) -> Result<Built> {
     let mut positive = Vec::new();
-    let mut clauses: Vec<(Occur, Box<dyn TQuery>)> = Vec::new();
     let mut seen = HashSet::new();
-    let text: Vec<(Occur, Box<dyn TQuery>)> = analyzer::tokens(&q.text.join(" "))
-        .into_iter()
-        .filter(|t| seen.insert(t.text.clone()))
-        .map(|t| {
-            positive.push(t.text.clone());
-            (Occur::Should, any_field(f, &t.text))
-        })
-        .collect();
-    let has_text = !text.is_empty();
-    if has_text {
-        let occur = if q.required.is_empty() {
-            Occur::Must
-        } else {
-            Occur::Should
-        };
-        clauses.push((occur, Box::new(BooleanQuery::new(text))));
+    for t in analyzer::tokens(&q.text.join(" ")) {
+        if seen.insert(t.text.clone()) {
+            positive.push(t.text);
+        }
     }
     // A result is a section, and a long section is indexed as several
     // windows: a required word may sit in another window than the match,
-    // and an excluded one anywhere in the section. So each window only has
-    // to match one of them, and [`super::collect::SectionRule`] judges the whole section.
+    // and an excluded one anywhere in the section. So the section rule
+    // judges clauses over all its windows, and they score as words.
     let mut sections = Vec::new();
+    let mut required = Vec::new();
     for c in &q.required {
-        if let Some(query) = clause(f, c, &mut positive) {
-            clauses.push((Occur::Should, query.box_clone()));
+        if let Some(query) = clause(f, c, &mut required) {
             sections.push((true, query));
         }
     }
-    let required = sections.len();
     let mut ignored = Vec::new();
     for c in &q.excluded {
         if let Some(query) = clause(f, c, &mut ignored) {
-            clauses.push((Occur::MustNot, query.box_clone()));
             sections.push((false, query));
         }
     }
-    let scored = has_text || required > 0;
-    if !scored {
+    for t in required {
+        if seen.insert(t.clone()) {
+            positive.push(t);
+        }
+    }
+    let scored = !positive.is_empty();
+    let ranked = terms::with_idf(searcher, f, &positive);
+    let mut clauses: Vec<(Occur, Box<dyn TQuery>)> = vec![(
+        Occur::Must,
+        boosted(
+            Box::new(TermQuery::new(
+                Term::from_field_text(f.unit, UNIT_SECTION),
+                IndexRecordOption::Basic,
+            )),
+            0.0,
+        ),
+    )];
+    let passage = if scored {
+        let weighted = |field: fn(&Fields, &str) -> Box<dyn TQuery>| {
+            any_of(ranked.iter().map(|(t, _)| field(f, t)).collect())
+        };
+        clauses.push((Occur::Must, weighted(section_field)));
+        Some(weighted(passage_field))
+    } else {
         if q.filters.is_empty() && q.excluded.is_empty() {
             return Err(Error::Query(
                 "nothing to search for (only stop words?); add a word, a \"phrase\" or a filter such as type:feedback".into(),
             ));
         }
         clauses.push((Occur::Must, Box::new(AllQuery)));
-    }
+        None
+    };
     let filter = filters(f, &q.filters)?;
     if let Some(filter) = &filter {
-        clauses.push((
-            Occur::Must,
-            Box::new(BoostQuery::new(filter.box_clone(), 0.0)),
-        ));
+        clauses.push((Occur::Must, boosted(filter.box_clone(), 0.0)));
     }
+    let windows = passage.as_ref().map(|p| -> Box<dyn TQuery> {
+        let mut must = vec![(Occur::Must, p.box_clone())];
+        if let Some(filter) = &filter {
+            must.push((Occur::Must, boosted(filter.box_clone(), 0.0)));
+        }
+        Box::new(BooleanQuery::new(must))
+    });
     Ok(Built {
+        fields: *f,
         query: Box::new(BooleanQuery::new(clauses)),
         filter,
         scored,
         positive,
         sections,
+        passage,
+        windows,
+        ranked,
     })
 }
 
 /// The filters as one query matching what passes them all.
 fn filters(f: &Fields, flt: &Filters) -> Result<Option<Box<dyn TQuery>>> {
     let mut must: Vec<(Occur, Box<dyn TQuery>)> = Vec::new();
-    let any_of = |queries: Vec<Box<dyn TQuery>>| -> Box<dyn TQuery> {
-        Box::new(BooleanQuery::new(
-            queries.into_iter().map(|q| (Occur::Should, q)).collect(),
-        ))
-    };
     let exact = |field, s: &str| -> Box<dyn TQuery> {
         Box::new(TermQuery::new(
             Term::from_field_text(field, s),

@@ -5,13 +5,13 @@
 
 use super::build::Built;
 use crate::error::{Error, Result};
-use crate::index::schema::name;
+use crate::index::schema::{UNIT_WINDOW, name};
 use crate::index::{DocLevel, Fields};
 use crate::markdown::EntryType;
 use std::collections::{HashMap, HashSet};
 use tantivy::collector::{DocSetCollector, TopDocs};
 use tantivy::columnar::Column;
-use tantivy::query::{BooleanQuery, Occur, Query as TQuery, TermQuery};
+use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query as TQuery, TermQuery};
 use tantivy::schema::{IndexRecordOption, Value};
 use tantivy::{DocAddress, Order, Score, Searcher, TantivyDocument, Term};
 
@@ -49,7 +49,7 @@ impl SectionRule {
     }
 }
 
-fn section_of(cols: &[Columns], a: DocAddress) -> u64 {
+pub(super) fn section_of(cols: &[Columns], a: DocAddress) -> u64 {
     cols[a.segment_ord as usize]
         .sec
         .first(a.doc_id)
@@ -60,8 +60,10 @@ fn section_of(cols: &[Columns], a: DocAddress) -> u64 {
 pub(super) struct Group {
     pub fp: u64,
     pub score: Score,
-    /// The best-scoring window.
+    /// The section's ranking document .
     pub best: DocAddress,
+    /// `best` is the section's best window (else its ranking document).
+    pub window: bool,
 }
 
 /// Per-segment fast-field columns.
@@ -111,12 +113,10 @@ pub(super) fn collect(
         .max(1);
     let mut pool = limit.saturating_mul(6).saturating_add(30).min(docs);
     loop {
-        let top: Vec<(Score, DocAddress)> = if built.scored {
-            searcher
-                .search(&built.query, &TopDocs::with_limit(pool).order_by_score())
-                .map_err(err)?
+        let (top, more): (Vec<super::rank::Ranked>, bool) = if built.scored {
+            super::rank::sections(searcher, cols, built, pool)?
         } else {
-            searcher
+            let top: Vec<super::rank::Ranked> = searcher
                 .search(
                     &built.query,
                     &TopDocs::with_limit(pool)
@@ -124,8 +124,10 @@ pub(super) fn collect(
                 )
                 .map_err(err)?
                 .into_iter()
-                .map(|(_, a)| (0.0, a))
-                .collect()
+                .map(|(_, a)| (0.0, a, false))
+                .collect();
+            let more = top.len() == pool;
+            (top, more)
         };
         // Ties are broken by what the window is (its place, not where a
         // build happened to put it), so results repeat across rebuilds: a
@@ -133,7 +135,7 @@ pub(super) fn collect(
         // ones, and groups of equal score are ordered by that window.
         let mut groups: Vec<(Group, [u64; 4])> = Vec::new();
         let mut at: HashMap<u64, usize> = HashMap::new();
-        for &(score, addr) in &top {
+        for &(score, addr, window) in &top {
             if !rule.passes(section_of(cols, addr)) {
                 continue;
             }
@@ -144,6 +146,7 @@ pub(super) fn collect(
                     let (g, k) = &mut groups[i];
                     if score == g.score && key < *k {
                         g.best = addr;
+                        g.window = window;
                         *k = key;
                     }
                 }
@@ -154,6 +157,7 @@ pub(super) fn collect(
                             fp,
                             score,
                             best: addr,
+                            window,
                         },
                         key,
                     ));
@@ -163,12 +167,12 @@ pub(super) fn collect(
         if built.scored {
             groups.sort_by(|(a, ka), (b, kb)| b.score.total_cmp(&a.score).then(ka.cmp(kb)));
         }
-        let more = top.len() == pool && pool < docs;
+        let more = more && pool < docs;
         // Windows beyond the pool may tie with the last group kept: the
         // pool grows until it holds them all.
         let tie_at_the_cut = built.scored
             && groups.len() >= limit
-            && top.last().map(|(s, _)| *s) == Some(groups[limit - 1].0.score);
+            && top.last().map(|(s, _, _)| *s) == Some(groups[limit - 1].0.score);
         if !more || (groups.len() >= limit && !tie_at_the_cut) {
             if built.scored {
                 cut_ties_by_path(searcher, fields, &mut groups, limit)?;
@@ -178,6 +182,32 @@ pub(super) fn collect(
         }
         pool = pool.saturating_mul(4).min(docs);
     }
+}
+
+/// The window of section `sec` that `passage` scores best, if any matches.
+pub(super) fn best_window(
+    searcher: &Searcher,
+    f: &Fields,
+    passage: &dyn TQuery,
+    sec: u64,
+) -> Result<Option<DocAddress>> {
+    let query = BooleanQuery::new(vec![
+        (Occur::Must, passage.box_clone()),
+        (
+            Occur::Must,
+            Box::new(BoostQuery::new(
+                Box::new(TermQuery::new(
+                    Term::from_field_u64(f.sec, sec),
+                    IndexRecordOption::Basic,
+                )),
+                0.0,
+            )),
+        ),
+    ]);
+    let top = searcher
+        .search(&query, &TopDocs::with_limit(1).order_by_score())
+        .map_err(Error::index("finding the best passage"))?;
+    Ok(top.first().map(|(_, a)| *a))
 }
 
 /// Which of the groups tied at the cut (the `limit`-th score) are kept is
@@ -215,6 +245,7 @@ fn cut_ties_by_path(
                     fp: g.fp,
                     score: g.score,
                     best: g.best,
+                    window: g.window,
                 },
                 *k,
             )
@@ -302,17 +333,19 @@ pub(super) fn copies(
     fp: u64,
     filter: Option<&dyn TQuery>,
 ) -> Result<Vec<(DocAddress, [u64; 4])>> {
-    let term: Box<dyn TQuery> = Box::new(TermQuery::new(
-        Term::from_field_u64(f.fp, fp),
-        IndexRecordOption::Basic,
-    ));
-    let query: Box<dyn TQuery> = match filter {
-        Some(filter) => Box::new(BooleanQuery::new(vec![
-            (Occur::Must, term),
-            (Occur::Must, filter.box_clone()),
-        ])),
-        None => term,
-    };
+    let exact =
+        |term| -> Box<dyn TQuery> { Box::new(TermQuery::new(term, IndexRecordOption::Basic)) };
+    let mut must = vec![
+        (Occur::Must, exact(Term::from_field_u64(f.fp, fp))),
+        (
+            Occur::Must,
+            exact(Term::from_field_text(f.unit, UNIT_WINDOW)),
+        ),
+    ];
+    if let Some(filter) = filter {
+        must.push((Occur::Must, filter.box_clone()));
+    }
+    let query = BooleanQuery::new(must);
     let docs = searcher
         .search(&query, &DocSetCollector)
         .map_err(Error::index("finding copies"))?;

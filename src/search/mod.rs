@@ -10,15 +10,18 @@
 
 mod build;
 mod collect;
+mod coverage;
 pub mod get;
 mod passages;
 pub mod query;
+mod rank;
 mod snippet;
+mod terms;
 
 use crate::error::Result;
 use crate::index::{DocLevel, Fields, SearchIndex, day_of};
 use crate::markdown::EntryType;
-use collect::{Columns, Group, SectionRule, Stored, columns, copies, stored};
+use collect::{Columns, Group, SectionRule, Stored, best_window, columns, copies, stored};
 use passages::Passages;
 use query::Query;
 use serde::Serialize;
@@ -121,8 +124,8 @@ pub struct Place {
 /// Runs `query` (parsed) against `index`, reading snippets from `root`.
 pub fn search(index: &SearchIndex, root: &Path, q: &Query, opts: &Options) -> Result<Vec<Hit>> {
     let f = index.fields;
-    let built = build::build(&f, q)?;
     let searcher = index.searcher();
+    let built = build::build(&searcher, &f, q)?;
     let cols = columns(&searcher)?;
     let rule = SectionRule::new(&searcher, &cols, &built)?;
     let groups = collect::collect(&searcher, &f, &cols, &built, &rule, opts.limit)?;
@@ -131,6 +134,7 @@ pub fn search(index: &SearchIndex, root: &Path, q: &Query, opts: &Options) -> Re
         fields: &f,
         cols: &cols,
         filter: built.filter.as_deref(),
+        passage: built.passage.as_deref(),
         marker: &Marker::new(&searcher, &f, &built.positive),
         passages: &Passages {
             root,
@@ -166,6 +170,8 @@ struct HitContext<'a> {
     cols: &'a [Columns],
     /// The query's filters: a result is shown at a copy that passes them.
     filter: Option<&'a dyn TQuery>,
+    /// Scores a section's windows, to show the best.
+    passage: Option<&'a dyn TQuery>,
     marker: &'a Marker,
     passages: &'a Passages<'a>,
     opts: &'a Options,
@@ -214,17 +220,14 @@ impl HitContext<'_> {
     }
 
     /// The window a group is shown at: in the most specific section that
-    /// passes the filters, at the same window as the best match; and that
+    /// passes the filters, the window the query's terms score best (the
+    /// first when none matches, as for a filter-only query); and that
     /// section.
     fn shown_at(
         &self,
         g: &Group,
         all: &[(DocAddress, [u64; 4])],
     ) -> Result<(DocAddress, Option<u64>)> {
-        let best_win = self.cols[g.best.segment_ord as usize]
-            .win
-            .first(g.best.doc_id)
-            .unwrap_or(0);
         let filtered;
         let shown = match self.filter {
             Some(_) => {
@@ -233,13 +236,28 @@ impl HitContext<'_> {
             }
             None => all,
         };
-        let rep_sec = shown.first().map(|(_, s)| s[2]);
-        let rep = shown
-            .iter()
-            .find(|(_, s)| Some(s[2]) == rep_sec && s[3] == best_win)
-            .or(shown.first())
-            .map_or(g.best, |(a, _)| *a);
-        Ok((rep, rep_sec))
+        let Some(&(first, [_, _, rep_sec, _])) = shown.first() else {
+            return Ok((g.best, None));
+        };
+        let windows = shown.iter().filter(|(_, s)| s[2] == rep_sec).count();
+        // Copies are verbatim, so cut into the same windows.
+        let ranked_win = g.window.then(|| {
+            self.cols[g.best.segment_ord as usize]
+                .win
+                .first(g.best.doc_id)
+                .unwrap_or(0)
+        });
+        let best = match (ranked_win, self.passage) {
+            (Some(w), _) => shown
+                .iter()
+                .find(|(_, s)| s[2] == rep_sec && s[3] == w)
+                .map(|(a, _)| *a),
+            (None, Some(passage)) if windows > 1 => {
+                best_window(self.searcher, self.fields, passage, rep_sec)?
+            }
+            _ => None,
+        };
+        Ok((best.unwrap_or(first), Some(rep_sec)))
     }
 
     /// The copies, most specific first, but the one shown; a passage

@@ -1,0 +1,249 @@
+//! `hipo recall`: the context pack an agent is given with a prompt.
+//!
+//! hipocampus's recall protocol as one call: the ROOT Topics Index lines
+//! of the topics the query names (with their ages), then the best
+//! passages search finds, each trimmed to its best lines and labelled
+//! with `path:line`, date, type and a freshness note where due, all
+//! within a token budget ([`crate::markdown::estimate_tokens`], as ROOT's
+//! cap is counted). When no result reaches the score floor the pack is
+//! empty: a prompt hook calls this on every prompt, and noise injected is
+//! worse than nothing.
+
+use crate::error::{Error, Result};
+use crate::facade::Searcher;
+use crate::index::analyzer;
+use crate::markdown::{EntryType, estimate_tokens};
+use crate::render;
+use crate::search::{self, Hit};
+use chrono::NaiveDate;
+use serde::Serialize;
+use std::collections::HashSet;
+use std::path::Path;
+
+/// Tokens a pack may hold unless told otherwise.
+pub const DEFAULT_BUDGET: usize = 800;
+/// The best result must score this much, or the pack is empty. Chosen on
+/// the MemAware corpus so that at least nine in ten prompts unrelated to
+/// the memory (`fixtures/eval/unrelated-prompts.txt`) get nothing; scores
+/// are BM25 sums, so a much smaller or larger memory may want another.
+pub const DEFAULT_FLOOR: f32 = 65.0;
+/// About what a passage with its label costs: results asked of search
+/// are the budget over this.
+const TOKENS_PER_PASSAGE: usize = 80;
+/// ROOT topics listed at most.
+const TOPICS_MAX: usize = 8;
+/// A project entry or a reference older than this many days gets a note.
+pub const STALE_DAYS: i64 = 30;
+
+/// How to build a pack.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub budget: usize,
+    pub floor: f32,
+    /// The date ages are counted to.
+    pub today: NaiveDate,
+}
+
+/// What an agent is given.
+#[derive(Debug, Clone, Serialize)]
+pub struct Pack {
+    pub query: String,
+    /// Nothing reached the floor: the pack is empty on purpose.
+    pub abstained: bool,
+    /// Topics Index lines of ROOT naming a topic of the query.
+    pub topics: Vec<String>,
+    pub passages: Vec<Passage>,
+    /// The rendered pack's estimated tokens.
+    pub tokens: usize,
+}
+
+/// One passage of a pack.
+#[derive(Debug, Clone, Serialize)]
+pub struct Passage {
+    pub path: String,
+    /// First and last line given.
+    pub lines: [usize; 2],
+    pub heading: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    #[serde(rename = "type")]
+    pub kind: EntryType,
+    pub score: f32,
+    /// Why it may be stale (`45 days old: check it still holds`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// The lines, redacted, long ones cut.
+    pub text: Vec<String>,
+}
+
+/// Builds the pack for `query` from a fresh searcher.
+pub fn recall(searcher: &Searcher, root: &Path, query: &str, opts: &Options) -> Result<Pack> {
+    let mut pack = Pack {
+        query: query.to_string(),
+        abstained: true,
+        topics: Vec::new(),
+        passages: Vec::new(),
+        tokens: 0,
+    };
+    let hits = match search::query::parse(query).and_then(|q| {
+        let o = search::Options {
+            limit: (opts.budget / TOKENS_PER_PASSAGE).clamp(3, 30),
+            ..Default::default()
+        };
+        searcher.search(&q, &o)
+    }) {
+        Ok(hits) => hits,
+        // Only stop words, say: nothing to recall.
+        Err(Error::Query(_)) => Vec::new(),
+        Err(e) => return Err(e),
+    };
+    if hits.first().is_none_or(|h| h.score < opts.floor) {
+        return Ok(pack);
+    }
+    pack.abstained = false;
+    let mut used = estimate_tokens(&render::recall_head(&pack.query));
+    for line in root_topics(root, query) {
+        let cost = estimate_tokens(&render::recall_topic(&line));
+        if used + cost > opts.budget || pack.topics.len() == TOPICS_MAX {
+            break;
+        }
+        used += cost;
+        pack.topics.push(line);
+    }
+    // The floor decides whether the memory has anything to say; once it
+    // has, the next results are what the budget holds (a second answer
+    // session often scores well below the first).
+    // ROOT's Topics Index is given above, as topics.
+    for h in hits.iter().filter(|h| h.path != crate::layout::ROOT_PATH) {
+        let Some(p) = passage(h, opts.today, opts.budget.saturating_sub(used)) else {
+            break;
+        };
+        used += estimate_tokens(&render::recall_passage(&p));
+        pack.passages.push(p);
+    }
+    pack.tokens = estimate_tokens(&render::recall(&pack));
+    Ok(pack)
+}
+
+/// The passage of a hit: its snippet, the best lines around its best
+/// matches on one line ([`crate::search::SNIPPET_BYTES`]), so a pack holds
+/// several sessions' evidence rather than one session's; cut to `room`
+/// tokens (`None` when not even a useful part fits).
+fn passage(h: &Hit, today: NaiveDate, room: usize) -> Option<Passage> {
+    let mut p = Passage {
+        path: h.path.clone(),
+        lines: [h.line, h.line],
+        heading: h.heading.clone(),
+        date: h.date.clone(),
+        kind: h.kind,
+        score: h.score,
+        note: note(h, today),
+        text: Vec::new(),
+    };
+    let bare = estimate_tokens(&render::recall_passage(&p));
+    let budget = room.checked_sub(bare + 2).filter(|b| *b >= 16)?;
+    p.text.push(cut(h.snippet_text.trim(), budget * 4));
+    (estimate_tokens(&render::recall_passage(&p)) <= room).then_some(p)
+}
+
+/// At most `max` bytes of `line`, on a char boundary, `…` when cut.
+fn cut(line: &str, max: usize) -> String {
+    if line.len() <= max {
+        return line.to_string();
+    }
+    let mut end = max.saturating_sub(3);
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}…", &line[..end])
+}
+
+/// A project entry or a reference older than [`STALE_DAYS`].
+fn note(h: &Hit, today: NaiveDate) -> Option<String> {
+    let last = h.date.as_deref()?.rsplit("..").next()?;
+    let day = NaiveDate::parse_from_str(last, "%Y-%m-%d").ok()?;
+    let age = (today - day).num_days();
+    match h.kind {
+        EntryType::Project if age > STALE_DAYS => {
+            Some(format!("{age} days old: check it still holds"))
+        }
+        EntryType::Reference if age > STALE_DAYS => Some(format!("{age} days old ?")),
+        _ => None,
+    }
+}
+
+/// ROOT's Topics Index lines (`- topic [type, Nd]`) whose topic the query
+/// names: at least half its words are in the query.
+fn root_topics(root: &Path, query: &str) -> Vec<String> {
+    let Ok(text) = std::fs::read_to_string(root.join(crate::layout::ROOT_PATH)) else {
+        return Vec::new();
+    };
+    let words: HashSet<String> = analyzer::tokens(query)
+        .into_iter()
+        .map(|t| t.text)
+        .collect();
+    let mut inside = false;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if let Some(h) = line.strip_prefix("## ") {
+            inside = h.trim() == "Topics Index";
+            continue;
+        }
+        let Some(item) = line.strip_prefix("- ").filter(|_| inside) else {
+            continue;
+        };
+        let topic = item.split(" [").next().unwrap_or(item).replace('-', " ");
+        let tokens = analyzer::tokens(&topic);
+        let named = tokens.iter().filter(|t| words.contains(&t.text)).count();
+        if named > 0 && named * 2 >= tokens.len() {
+            out.push(line.to_string());
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_lines_are_cut_on_char_boundaries() {
+        assert_eq!(cut("short", 10), "short");
+        let s = cut(&"회의".repeat(100), 20);
+        assert!(s.ends_with('…') && s.len() <= 20 + 3, "{s}");
+    }
+
+    #[test]
+    fn old_projects_and_references_get_a_note() {
+        let today = NaiveDate::from_ymd_opt(2026, 3, 31).unwrap();
+        let mut h = Hit {
+            id: "#0".into(),
+            path: "memory/2026-01-01.md".into(),
+            line: 3,
+            lines: [3, 9],
+            heading: "2026-01-01 › Deploy".into(),
+            level: crate::index::DocLevel::Raw,
+            date: Some("2026-01-01".into()),
+            period: None,
+            kind: EntryType::Project,
+            status: None,
+            score: 1.0,
+            snippet: String::new(),
+            snippet_text: String::new(),
+            highlights: Vec::new(),
+            also_in: Vec::new(),
+            also_in_more: 0,
+            text: None,
+        };
+        assert_eq!(
+            note(&h, today).as_deref(),
+            Some("89 days old: check it still holds")
+        );
+        h.kind = EntryType::Reference;
+        assert_eq!(note(&h, today).as_deref(), Some("89 days old ?"));
+        h.date = Some("2026-03-20".into());
+        assert_eq!(note(&h, today), None);
+        h.kind = EntryType::User;
+        assert_eq!(note(&h, today), None);
+    }
+}

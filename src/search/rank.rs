@@ -1,0 +1,108 @@
+//! A section's score from two kinds of evidence: BM25 over its whole text
+//! (how much of it is about the query: every window counts) and BM25 of
+//! its best window (how closely one passage answers it: a fact stated
+//! once in a long session), each scaled by the square root of the share
+//! of the question it covers ([`coverage`]). Either kind alone lost cases
+//! the other found, on both `hipo eval` sets.
+
+use super::build::Built;
+use super::collect::{Columns, section_of};
+use super::coverage::coverage;
+use crate::error::{Error, Result};
+use std::collections::HashMap;
+use tantivy::collector::TopDocs;
+use tantivy::query::Query as TQuery;
+use tantivy::{DocAddress, Score, Searcher};
+
+/// How much the best window's score adds to the whole section's: as much.
+pub const PASSAGE_WEIGHT: Score = 1.0;
+/// A score is multiplied by its coverage to this power: a document holding
+/// a quarter of the question's IDF keeps half its score.
+pub const COVERAGE_POWER: Score = 0.5;
+
+/// A section's score, the document it is known by, and whether that is
+/// its best window (else its ranking document).
+pub(super) type Ranked = (Score, DocAddress, bool);
+
+/// The top `pool` documents of `query` by score, and whether there may
+/// be more.
+fn top(
+    searcher: &Searcher,
+    query: &dyn TQuery,
+    pool: usize,
+) -> Result<(Vec<(Score, DocAddress)>, bool)> {
+    let top = searcher
+        .search(query, &TopDocs::with_limit(pool).order_by_score())
+        .map_err(Error::index("searching"))?;
+    let full = top.len() == pool;
+    Ok((top, full))
+}
+
+/// Up to about `pool` sections, best first, each as its best window when
+/// one was ranked (`true`) or else its ranking document; and whether there
+/// may be more.
+pub(super) fn sections(
+    searcher: &Searcher,
+    cols: &[Columns],
+    built: &Built,
+    pool: usize,
+) -> Result<(Vec<Ranked>, bool)> {
+    let (mut whole, more_whole) = top(searcher, built.query.as_ref(), pool)?;
+    let Some(windows) = &built.windows else {
+        let whole = whole.into_iter().map(|(s, a)| (s, a, false)).collect();
+        return Ok((whole, more_whole));
+    };
+    let (mut parts, more_parts) = top(searcher, windows.as_ref(), pool.saturating_mul(2))?;
+    let f = &built.fields;
+    // A user's lines are in the body too, so their field adds nothing here.
+    let section_fields = [f.sbody, f.heading];
+    let window_fields = [f.body];
+    for (list, fields) in [
+        (&mut whole, &section_fields[..]),
+        (&mut parts, &window_fields[..]),
+    ] {
+        let docs: Vec<DocAddress> = list.iter().map(|x| x.1).collect();
+        let cov = coverage(searcher, fields, &built.ranked, &docs)?;
+        for (x, c) in list.iter_mut().zip(cov) {
+            x.0 *= c.powf(COVERAGE_POWER);
+        }
+        list.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+    }
+    // A section missing from a full list scores at most that list's last.
+    let floor = |list: &[(Score, DocAddress)], more: bool| {
+        if more {
+            list.last().map_or(0.0, |l| l.0)
+        } else {
+            0.0
+        }
+    };
+    let (whole_floor, part_floor) = (floor(&whole, more_whole), floor(&parts, more_parts));
+    // section → (whole score, its ranking document, its best window's
+    // score and address)
+    type Evidence = (
+        Option<Score>,
+        Option<DocAddress>,
+        Option<(Score, DocAddress)>,
+    );
+    let mut by_sec: HashMap<u64, Evidence> = HashMap::new();
+    for &(s, a) in &whole {
+        by_sec.insert(section_of(cols, a), (Some(s), Some(a), None));
+    }
+    for &(s, a) in &parts {
+        let e = by_sec.entry(section_of(cols, a)).or_default();
+        e.2.get_or_insert((s, a));
+    }
+    let mut out: Vec<Ranked> = by_sec
+        .into_values()
+        .filter_map(|(w, doc, part)| {
+            let score =
+                w.unwrap_or(whole_floor) + PASSAGE_WEIGHT * part.map_or(part_floor, |p| p.0);
+            match part {
+                Some((_, window)) => Some((score, window, true)),
+                None => Some((score, doc?, false)),
+            }
+        })
+        .collect();
+    out.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+    Ok((out, more_whole || more_parts))
+}

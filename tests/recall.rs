@@ -1,0 +1,101 @@
+//! `hipo recall` through the real binary on a temp copy of the sample.
+
+mod common;
+
+use common::Project;
+
+const TODAY: &str = "2027-01-21";
+
+fn sample() -> Project {
+    let p = Project::sample();
+    let (code, out, err) = p.compact(TODAY);
+    assert_eq!(code, 0, "{out}{err}");
+    p
+}
+
+#[test]
+fn a_pack_holds_topics_and_passages_within_its_budget() {
+    let p = sample();
+    let v = p.json([
+        "recall",
+        "--floor",
+        "0",
+        "--budget",
+        "300",
+        "restart",
+        "prod",
+        "databases",
+        "without",
+        "approval",
+    ]);
+    assert_eq!(v["abstained"], false, "{v}");
+    assert!(v["tokens"].as_u64().unwrap() <= 300, "{v}");
+    let topics = v["topics"].as_array().unwrap();
+    assert!(
+        topics.iter().any(|t| t
+            .as_str()
+            .unwrap()
+            .contains("dont-restart-prod-databases-without-asking")),
+        "{v}"
+    );
+    let first = &v["passages"][0];
+    assert_eq!(first["path"], "memory/2026-12-18.md", "{v}");
+    assert_eq!(first["type"], "feedback");
+    assert!(first["text"][0].as_str().unwrap().contains("approval"));
+    // ROOT is given as topics, never as a passage.
+    let passages = v["passages"].as_array().unwrap();
+    assert!(
+        passages.iter().all(|x| x["path"] != "memory/ROOT.md"),
+        "{v}"
+    );
+    // As text: a label with path:lines, date and type, then the lines.
+    let out = p
+        .hipo()
+        .args(["recall", "--floor", "0", "restart prod databases approval"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("## memory/2026-12-18.md:10-10 ") && text.contains("feedback"),
+        "{text}"
+    );
+}
+
+#[test]
+fn old_project_entries_carry_a_freshness_note() {
+    let p = sample();
+    let v = p.json([
+        "--today",
+        "2027-03-21",
+        "recall",
+        "--floor",
+        "0",
+        "postgres 16 cutover",
+    ]);
+    let cutover = v["passages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|x| x["path"] == "memory/2027-01-08.md")
+        .unwrap_or_else(|| panic!("{v}"));
+    assert_eq!(cutover["note"], "72 days old: check it still holds");
+}
+
+#[test]
+fn below_the_floor_the_pack_is_empty() {
+    let p = sample();
+    let out = p
+        .hipo()
+        .args(["recall", "explain how TCP congestion control works"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let v = p.json(["recall", "the"]);
+    assert_eq!(v["abstained"], true);
+    assert_eq!(v["passages"].as_array().unwrap().len(), 0);
+}
