@@ -13,6 +13,7 @@ pub struct Config {
     pub compaction: CompactionConfig,
     pub llm: LlmConfig,
     pub search: SearchConfig,
+    pub recall: RecallConfig,
     /// What is odd about the file but not fatal (a key that looks
     /// misspelt, a file that is not an object): for the front end to show.
     #[serde(skip)]
@@ -21,7 +22,7 @@ pub struct Config {
 
 /// The keys hipo reads, by section (`""`: the top level).
 const KNOWN_KEYS: &[(&str, &[&str])] = &[
-    ("", &["compaction", "llm", "search"]),
+    ("", &["compaction", "llm", "search", "recall"]),
     (
         "compaction",
         &[
@@ -46,7 +47,29 @@ const KNOWN_KEYS: &[(&str, &[&str])] = &[
         ],
     ),
     ("search", &["extraGlobs"]),
+    ("recall", &["budgetTokens", "floor"]),
 ];
+
+/// `recall.*`: what the prompt hook injects unasked.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(default, rename_all = "camelCase")]
+pub struct RecallConfig {
+    /// The most a prompt's recall may hold, in tokens.
+    pub budget_tokens: usize,
+    /// The score the best passage needs, else nothing is injected. Scores
+    /// are BM25 sums and grow with the memory: a small memory wants a
+    /// lower floor than the default, set on a 16 MB one.
+    pub floor: f32,
+}
+
+impl Default for RecallConfig {
+    fn default() -> Self {
+        RecallConfig {
+            budget_tokens: crate::recall::DEFAULT_BUDGET,
+            floor: crate::recall::DEFAULT_FLOOR,
+        }
+    }
+}
 
 /// Warnings for keys that look like a misspelling of one hipo reads
 /// (`dailyTreshold`, `daily_threshold`, `Compaction`). Other unknown keys

@@ -10,8 +10,8 @@ use crate::facade::Hipo;
 use crate::ingest::Ingested;
 use crate::platform::Platform;
 use crate::progress::NoProgress;
-use crate::render::{self, Style};
-use crate::search::{self, query};
+use crate::render;
+use crate::search::query;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -117,10 +117,10 @@ impl Settings {
     }
 }
 
-/// The score a hit needs to be recalled unasked: an unrelated prompt
+/// The score a passage needs to be recalled unasked: an unrelated prompt
 /// shares a word or two with any large memory, and injecting that noise
 /// on every prompt distracts the agent more than it helps.
-pub const RECALL_FLOOR: f32 = 12.0;
+pub const RECALL_FLOOR: f32 = crate::recall::DEFAULT_FLOOR;
 
 /// The files loaded at session start, in order, after ROOT.md.
 pub const HOT_FILES: [&str; 3] = ["SCRATCHPAD.md", "WORKING.md", "TASK-QUEUE.md"];
@@ -189,24 +189,25 @@ pub fn session_context(root: &Path, limit: usize) -> String {
     out
 }
 
-/// The few passages most likely to matter for `prompt`, or nothing when
-/// none clears the floor.
+/// The context pack for `prompt` (ROOT topics it names, the best
+/// passages, within the budget), or nothing when no result clears the
+/// floor.
 fn recall(hipo: &Hipo, prompt: &str, settings: &Settings) -> Result<String> {
-    let Ok(q) = query::parse(prompt) else {
+    if query::parse(prompt).is_err() {
         return Ok(String::new());
+    }
+    let opts = crate::recall::Options {
+        budget: settings.recall_tokens,
+        floor: settings.recall_floor,
+        today: settings.today,
     };
-    let opts = search::Options {
-        limit: 3,
-        min_score: Some(settings.recall_floor),
-        ..Default::default()
-    };
-    let found = hipo.search(&q, &opts, settings.lock_wait, &NoProgress)?;
-    if found.hits.is_empty() {
+    let (pack, _) = hipo.recall(prompt, &opts, settings.lock_wait, &NoProgress)?;
+    if pack.abstained || pack.passages.is_empty() {
         return Ok(String::new());
     }
     Ok(format!(
         "Passages from hipo memory that may bear on this prompt (hipo get PATH:LINE for more):\n{}",
-        render::hits(Style::PLAIN, &found.hits, Some(settings.recall_tokens))
+        render::recall(&pack)
     ))
 }
 

@@ -25,8 +25,11 @@ fn try_run(ctx: &Ctx, platform: Platform, event: Event) -> anyhow::Result<()> {
         // Not a hipo project: a hook installed for the user stays quiet.
         return Ok(());
     };
+    let recall = &hipo.config().recall;
     let settings = Settings {
         lock_wait: ctx.lock_wait().min(std::time::Duration::from_secs(10)),
+        recall_tokens: recall.budget_tokens,
+        recall_floor: recall.floor,
         ..Settings::new(ctx.today(), chrono::Utc::now())
     };
     let outcome = hook::run(&hipo, platform, event, &input, &settings)?;

@@ -98,7 +98,7 @@ impl Server {
         if args.request.trim().is_empty() {
             return Err(invalid("request", "empty; say what you need to remember"));
         }
-        let q = query::parse(&args.request).map_err(|e| invalid("request", e))?;
+        query::parse(&args.request).map_err(|e| invalid("request", e))?;
         let budget = match args.budget {
             None => 1500,
             Some(b) if b >= 100 => b,
@@ -114,20 +114,25 @@ impl Server {
             Err(e) => return Ok(failed(&e, self.lock_wait())),
         };
         let wait = self.read_wait();
-        let found =
-            blocking(move || hipo.search(&q, &search::Options::default(), wait, &NoProgress))
-                .await?;
-        let found = match found {
+        // Asked for explicitly, the pack never abstains: the floor is for
+        // recall nobody asked for (the prompt hook).
+        let opts = crate::recall::Options {
+            budget,
+            floor: 0.0,
+            today: chrono::Local::now().date_naive(),
+        };
+        let request = args.request.clone();
+        let found = blocking(move || hipo.recall(&request, &opts, wait, &NoProgress)).await?;
+        let (pack, searcher) = match found {
             Ok(f) => f,
             Err(e) => return Ok(failed(&e, wait)),
         };
-        let mut out = freshness(found.searcher.is_fresh(), found.searcher.warnings());
-        let used = crate::markdown::estimate_tokens(&out);
-        out.push_str(&render::hits(
-            Style::PLAIN,
-            &found.hits,
-            Some(budget.saturating_sub(used).max(50)),
-        ));
+        let mut out = freshness(searcher.is_fresh(), searcher.warnings());
+        let pack_text = render::recall(&pack);
+        if pack_text.is_empty() {
+            out.push_str("nothing in memory matches that request\n");
+        }
+        out.push_str(&pack_text);
         Ok(text(out))
     }
 
