@@ -46,7 +46,6 @@ impl Failure {
 }
 
 /// What the server answered, with the counts it reported.
-#[allow(dead_code)]
 pub(super) struct Reply {
     pub text: String,
     /// Prompt tokens as the server counted them (after any cut).

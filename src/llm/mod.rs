@@ -14,6 +14,7 @@ mod ask;
 mod call;
 mod check;
 mod ground;
+mod overflow;
 pub mod prompt;
 mod root;
 mod settings;
@@ -67,6 +68,10 @@ pub struct Stats {
     pub refused: u64,
     /// Well-formed answers refused as not about their sources.
     pub ungrounded: u64,
+    /// Prompts the server cut (or refused as too long): re-chunked.
+    pub cuts: u64,
+    /// Answers that ran into `num_predict`.
+    pub cut_answers: u64,
 }
 
 /// Summaries through a local Ollama server.
@@ -83,6 +88,8 @@ pub struct OllamaSummarizer<'s> {
     text_only: AtomicBool,
     /// What the run should be told once (the fallback to text).
     notices: Mutex<Vec<String>>,
+    /// This model's tokens per estimated token ([`overflow`]).
+    ratio: Mutex<f64>,
 }
 
 /// What a call asks the model to write.
@@ -100,7 +107,6 @@ impl<'s> OllamaSummarizer<'s> {
         let client = Ollama::try_new(settings.host.as_str())
             .map_err(|e| Error::Llm(format!("bad ollama host `{}`: {e}", settings.host)))?;
         Ok(OllamaSummarizer {
-            settings,
             client,
             store,
             resummarize: false,
@@ -108,6 +114,12 @@ impl<'s> OllamaSummarizer<'s> {
             last_sync: Mutex::new(None),
             text_only: AtomicBool::new(false),
             notices: Mutex::new(Vec::new()),
+            ratio: Mutex::new(
+                store
+                    .and_then(|s| s.token_ratio(&settings.model))
+                    .unwrap_or(1.0),
+            ),
+            settings,
         })
     }
 
@@ -273,7 +285,9 @@ impl<'s> OllamaSummarizer<'s> {
             .map(|c| prompt::tokens(&c.body))
             .sum::<usize>()
             + prompt::tokens(&prev.summary);
-        prompt::fits(tokens, self.settings.num_ctx as usize).then_some((prev.summary, changed))
+        self.budget()
+            .fits(tokens)
+            .then_some((prev.summary, changed))
     }
 
     fn remember_previous(&self, req: &SummaryRequest, summary: &str) {
