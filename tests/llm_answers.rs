@@ -212,3 +212,55 @@ fn an_answer_cut_at_num_predict_is_asked_again_once_then_refused() {
             .contains("status: needs-summarization")
     );
 }
+
+#[test]
+fn status_says_who_wrote_the_nodes_and_why_others_wait() {
+    let server = FakeOllama::start(Mode::RefuseDaily);
+    let p = Project::sample();
+    let (code, _, err) = compact(&p, &server.url, &[]);
+    assert_eq!(code, 4);
+    // One failure line names the node once; the body's hint is a sentence.
+    let line = err
+        .lines()
+        .find(|l| l.contains("memory/daily/2027-01-12.md"))
+        .unwrap();
+    assert_eq!(
+        line.matches("memory/daily/2027-01-12.md").count(),
+        1,
+        "{line}"
+    );
+    let daily = p.read("memory/daily/2027-01-12.md");
+    assert!(daily.contains(". Re-run `hipo summarize`"), "{daily}");
+    let (code, out, err) = p.run([
+        "status",
+        "--today",
+        TODAY,
+        "--llm",
+        "ollama",
+        "--model",
+        "fake",
+        "--host",
+        &server.url,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("memory/daily/2027-01-12.md (227 source lines)\n    the model could not write it: the answer is too short"),
+        "{out}"
+    );
+    assert!(
+        out.contains("written by:") && out.contains("fake:hipo-v2 "),
+        "{out}"
+    );
+    let json = p.json([
+        "status",
+        "--today",
+        TODAY,
+        "--llm",
+        "ollama",
+        "--model",
+        "fake",
+        "--host",
+        &server.url,
+    ]);
+    assert!(json["writers"]["copy"].as_u64().unwrap() > 0, "{json}");
+}

@@ -125,6 +125,7 @@ impl OllamaSummarizer<'_> {
                 }
             }
             let body = self.keep(kind, mode, (&system, &user), &reply.text)?;
+            self.count(|s| s.accepted += 1);
             self.remember(&key, &body);
             return Ok(body);
         }

@@ -61,8 +61,11 @@ pub struct Stats {
     pub prompt_tokens: u64,
     /// Answer tokens.
     pub output_tokens: u64,
-    /// Wall time spent waiting on the model, in microseconds.
+    /// Wall time spent waiting on the model, in microseconds: calls that
+    /// overlap (`concurrency` > 1) count once.
     pub model_us: u64,
+    /// Answers accepted (well-formed and grounded).
+    pub accepted: u64,
     /// Answers refused as malformed (not the JSON or sections asked for,
     /// too short, empty).
     pub refused: u64,
@@ -203,6 +206,11 @@ impl<'s> OllamaSummarizer<'s> {
         F: std::future::Future<Output = T>,
         T: Send,
     {
+        let start = Instant::now();
+        let timed = |r| {
+            self.count(|s| s.model_us += start.elapsed().as_micros() as u64);
+            r
+        };
         let run = move || {
             tokio::runtime::Builder::new_current_thread()
                 .enable_all()
@@ -214,14 +222,16 @@ impl<'s> OllamaSummarizer<'s> {
                 })
         };
         if tokio::runtime::Handle::try_current().is_err() {
-            return run();
+            return timed(run());
         }
-        std::thread::scope(|s| s.spawn(run).join()).unwrap_or_else(|_| {
-            Err(SummaryError::Failed {
-                reason: "the model call's thread panicked".into(),
-                hint: "this is a bug in hipo; please report it".into(),
-            })
-        })
+        timed(
+            std::thread::scope(|s| s.spawn(run).join()).unwrap_or_else(|_| {
+                Err(SummaryError::Failed {
+                    reason: "the model call's thread panicked".into(),
+                    hint: "this is a bug in hipo; please report it".into(),
+                })
+            }),
+        )
     }
 
     fn previous_key(&self, node: NodeId) -> String {

@@ -43,7 +43,8 @@ impl OllamaSummarizer<'_> {
         } else {
             let pieces = root_pieces(context);
             self.merge(NodeId::Root, Kind::Node(Level::Monthly), pieces)
-                .await?
+                .await
+                .map_err(merging)?
         };
         // Sent only if it fits: Ollama would cut it silently.
         if !self.budget().fits(prompt::tokens(&ctx)) {
@@ -53,6 +54,20 @@ impl OllamaSummarizer<'_> {
             }));
         }
         self.ask(Kind::Root, ctx).await
+    }
+}
+
+/// A failed merge of ROOT's input, said as such (its reason names the
+/// summary sections a merge asks for, not ROOT's).
+fn merging(f: super::call::Failure) -> super::call::Failure {
+    match f {
+        super::call::Failure::Failed(SummaryError::Failed { reason, hint }) => {
+            super::call::Failure::Failed(SummaryError::Failed {
+                reason: format!("merging the tree's summaries down to fit the context: {reason}"),
+                hint,
+            })
+        }
+        other => other,
     }
 }
 
