@@ -256,7 +256,18 @@ pub fn status(s: Style, report: &StatusReport) -> String {
         );
         for n in &report.backlog {
             let _ = writeln!(out, "  {} ({} source lines)", n.path, n.source_lines);
+            if let Some(why) = report.waiting_because.get(&n.path) {
+                let _ = writeln!(out, "    {why}");
+            }
         }
+    }
+    if report.writers.keys().any(|w| w.starts_with("ollama:")) {
+        let by: Vec<String> = report
+            .writers
+            .iter()
+            .map(|(w, n)| format!("{} {n}", w.strip_prefix("ollama:").unwrap_or(w)))
+            .collect();
+        let _ = writeln!(out, "{} {}", s.bold("written by:"), by.join(", "));
     }
     status_changes(&mut out, s, report);
     status_health(&mut out, s, report);

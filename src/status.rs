@@ -58,6 +58,12 @@ pub struct StatusReport {
     pub levels: BTreeMap<Level, LevelCounts>,
     /// Nodes waiting for a summary.
     pub backlog: Vec<NodeInfo>,
+    /// Why each node of the backlog waits, by path.
+    pub waiting_because: BTreeMap<String, String>,
+    /// Who wrote the nodes, as of the last compaction: `copy`,
+    /// `mechanical` (ROOT), `none` (a stub for the agent), `external` (an
+    /// edit adopted), or `ollama:MODEL:PROMPT_VERSION`; with counts.
+    pub writers: BTreeMap<String, usize>,
     /// Raw logs and edited nodes changed since the last compaction.
     pub changed_files: Vec<String>,
     /// What the next `hipo compact` would write.
@@ -78,7 +84,8 @@ pub fn status(
     let (root, config, store) = (session.root(), session.config(), session.store()?);
     let store_warning = session.store_warning()?.map(str::to_string);
     let file_records = store.files()?.len();
-    let node_records = store.nodes()?.len();
+    let records = store.nodes()?;
+    let node_records = records.len();
     // The configured summarizer (never called in a dry run), so nodes a
     // model wrote are seen as up to date, as `compact` would see them.
     let plan = compact::compact(
@@ -125,6 +132,16 @@ pub fn status(
         });
     }
     let triggers = triggers(&state, config.compaction.cooldown_hours, now);
+    let mut writers: BTreeMap<String, usize> = BTreeMap::new();
+    for node in &plan.nodes {
+        if let Some(rec) = records.get(&node.path) {
+            *writers.entry(rec.summarizer.clone()).or_default() += 1;
+        }
+    }
+    let waiting_because = backlog
+        .iter()
+        .map(|n| (n.path.clone(), waiting_reason(root, &n.path, summarizer)))
+        .collect();
     let changed_files = changed_files(&plan.actions);
     let path = Store::path_in(root);
     Ok(StatusReport {
@@ -132,6 +149,8 @@ pub fn status(
         today: today.to_string(),
         levels,
         backlog,
+        waiting_because,
+        writers,
         changed_files,
         out_of_date: plan.actions.into_iter().filter(|a| a.written).collect(),
         triggers,
@@ -145,6 +164,24 @@ pub fn status(
         },
         problems,
     })
+}
+
+/// Why a node waits for a summary: the reason the model's failure left in
+/// its body, else what is missing.
+fn waiting_reason(root: &std::path::Path, path: &str, summarizer: &dyn Summarizer) -> String {
+    const FAILED: &str = "The local model could not write it: ";
+    let text = crate::fsutil::read_utf8(root, path).unwrap_or_default();
+    if let Some(reason) = text.lines().find_map(|l| l.strip_prefix(FAILED)) {
+        return format!("the model could not write it: {reason}");
+    }
+    if path == crate::layout::NodeId::Root.path() {
+        return "the model's narrative failed; the next run with a model retries it".into();
+    }
+    if summarizer.is_active() {
+        "not yet asked: run `hipo summarize`".into()
+    } else {
+        "no model configured (llm.backend is none): the agent or `hipo summarize --llm ollama` fills it in".into()
+    }
 }
 
 /// The files behind the plan: a daily rebuilt because its source changed

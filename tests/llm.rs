@@ -207,7 +207,7 @@ fn a_rerun_resumes_where_it_stopped() {
 fn long_inputs_are_chunked_not_truncated() {
     let server = FakeOllama::start(Mode::Ok);
     let p = sample();
-    let (code, out, err) = run(&p, &server.url, &["--num-ctx", "2048"]);
+    let (code, out, err) = run(&p, &server.url, &["--num-ctx", "3072"]);
     assert_eq!(code, 0, "{out}{err}");
     let calls = server.generates();
     let parts: Vec<&str> = calls
@@ -383,7 +383,7 @@ fn measure_memaware() {
 fn an_append_costs_one_call_per_node() {
     let server = FakeOllama::start(Mode::Ok);
     let p = sample();
-    let (code, _, _) = run(&p, &server.url, &["--num-ctx", "2048"]);
+    let (code, _, _) = run(&p, &server.url, &["--num-ctx", "3072"]);
     assert_eq!(code, 0);
     let before = server.generates().len();
     assert!(before > 3, "chunked first time: {before}");
@@ -391,7 +391,7 @@ fn an_append_costs_one_call_per_node() {
         "memory/2027-01-12.md",
         "\n## Hotfix shipped [project]\n- outcome: v3.9.1 live\n",
     );
-    let (code, out, err) = run(&p, &server.url, &["--num-ctx", "2048"]);
+    let (code, out, err) = run(&p, &server.url, &["--num-ctx", "3072"]);
     assert_eq!(code, 0, "{out}{err}");
     let after = server.generates();
     let new: Vec<&serde_json::Value> = after[before..]
@@ -484,7 +484,7 @@ fn llm_check_without_a_model_exits_4() {
 }
 
 /// A context small enough that the sample's long day takes several calls.
-const SMALL: &[&str] = &["--num-ctx", "2048"];
+const SMALL: &[&str] = &["--num-ctx", "3072"];
 
 #[test]
 fn a_rerun_after_the_server_went_away_resumes_where_it_stopped() {

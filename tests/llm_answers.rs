@@ -116,3 +116,151 @@ fn well_formed_answers_about_something_else_are_refused() {
     );
     assert!(!p.read("memory/ROOT.md").contains("LeSanti"));
 }
+
+/// A day long enough to overflow a 4096-token context for a tokenizer
+/// twice as dense as hipo's estimate.
+fn long_day(p: &Project) {
+    let mut text = String::from("# 2027-01-19\n\n## Cache warmup incident [project]\n");
+    for i in 0..260 {
+        text.push_str(&format!(
+            "- warmup step {i}: the cache node replayed keys for shard {i} and reported latency back to normal\n"
+        ));
+    }
+    text.push_str(
+        "\n## Prefers numbered steps [user]\n- the user wants runbooks as numbered steps\n",
+    );
+    p.write("memory/2027-01-19.md", text);
+}
+
+#[test]
+fn a_silently_cut_prompt_is_rechunked_and_the_ratio_is_kept() {
+    for mode in [Mode::CutPrompts, Mode::RefuseLongPrompts] {
+        let server = FakeOllama::start(mode.clone());
+        let p = Project::sample();
+        long_day(&p);
+        let (code, out, err) = p.run([
+            "compact",
+            "--today",
+            TODAY,
+            "--llm",
+            "ollama",
+            "--model",
+            "fake",
+            "--host",
+            &server.url,
+            "--num-ctx",
+            "4096",
+            "--json",
+        ]);
+        assert_eq!(code, 0, "{mode:?}: {out}{err}");
+        assert!(server.cut() >= 1, "{mode:?}: nothing was cut");
+        let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(report["llm"]["cuts"], server.cut() as u64, "{out}");
+        let daily = p.read("memory/daily/2027-01-19.md");
+        assert!(
+            daily.contains("model: fake") && daily.contains("numbered"),
+            "{daily}"
+        );
+        // Learned and kept: a new long day fits the first time.
+        let cuts = server.cut();
+        p.append(
+            "memory/2027-01-20.md",
+            &"\n- later note: replica lag checked again after the warmup\n".repeat(230),
+        );
+        let (code, out, err) = p.run([
+            "compact",
+            "--today",
+            TODAY,
+            "--llm",
+            "ollama",
+            "--model",
+            "fake",
+            "--host",
+            &server.url,
+            "--num-ctx",
+            "4096",
+        ]);
+        assert_eq!(code, 0, "{out}{err}");
+        assert_eq!(server.cut(), cuts, "{mode:?}: the kept ratio was not used");
+    }
+}
+
+#[test]
+fn an_answer_cut_at_num_predict_is_asked_again_once_then_refused() {
+    let server = FakeOllama::start(Mode::CutAnswers(1));
+    let p = Project::sample();
+    let (code, out, err) = compact(&p, &server.url, &[]);
+    assert_eq!(code, 0, "{out}{err}");
+    let calls = server.generates();
+    let first = calls[0]["options"]["num_predict"].as_u64().unwrap();
+    assert_eq!(
+        calls[1]["options"]["num_predict"].as_u64().unwrap(),
+        2 * first
+    );
+    assert_eq!(calls[1]["prompt"], calls[0]["prompt"]);
+
+    let server = FakeOllama::start(Mode::CutAnswers(usize::MAX));
+    let p = Project::sample();
+    let (code, _, err) = compact(&p, &server.url, &[]);
+    assert_eq!(code, 4);
+    assert!(
+        err.contains("the answer was cut off at num_predict"),
+        "{err}"
+    );
+    assert!(
+        p.read("memory/daily/2027-01-12.md")
+            .contains("status: needs-summarization")
+    );
+}
+
+#[test]
+fn status_says_who_wrote_the_nodes_and_why_others_wait() {
+    let server = FakeOllama::start(Mode::RefuseDaily);
+    let p = Project::sample();
+    let (code, _, err) = compact(&p, &server.url, &[]);
+    assert_eq!(code, 4);
+    // One failure line names the node once; the body's hint is a sentence.
+    let line = err
+        .lines()
+        .find(|l| l.contains("memory/daily/2027-01-12.md"))
+        .unwrap();
+    assert_eq!(
+        line.matches("memory/daily/2027-01-12.md").count(),
+        1,
+        "{line}"
+    );
+    let daily = p.read("memory/daily/2027-01-12.md");
+    assert!(daily.contains(". Re-run `hipo summarize`"), "{daily}");
+    let (code, out, err) = p.run([
+        "status",
+        "--today",
+        TODAY,
+        "--llm",
+        "ollama",
+        "--model",
+        "fake",
+        "--host",
+        &server.url,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("memory/daily/2027-01-12.md (227 source lines)\n    the model could not write it: the answer is too short"),
+        "{out}"
+    );
+    assert!(
+        out.contains("written by:") && out.contains("fake:hipo-v2 "),
+        "{out}"
+    );
+    let json = p.json([
+        "status",
+        "--today",
+        TODAY,
+        "--llm",
+        "ollama",
+        "--model",
+        "fake",
+        "--host",
+        &server.url,
+    ]);
+    assert!(json["writers"]["copy"].as_u64().unwrap() > 0, "{json}");
+}

@@ -215,8 +215,14 @@ fn stub(id: NodeId, request: &SummaryRequest, err: &SummaryError, threshold: usi
         request.sources.len()
     );
     if let SummaryError::Failed { reason, hint } = err {
+        let mut hint = hint.chars();
+        let hint: String = hint
+            .next()
+            .map(|c| c.to_uppercase().chain(hint).collect::<String>())
+            .unwrap_or_default();
+        let hint = hint.trim_end_matches('.');
         out.push_str(&format!(
-            "\nThe local model could not write it: {reason}. {hint}\n"
+            "\nThe local model could not write it: {reason}. {hint}.\n"
         ));
     }
     out.push_str("\nSources:\n");

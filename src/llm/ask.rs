@@ -4,10 +4,14 @@
 
 use super::call::{Failure, Request};
 use super::ground::Grounds;
+use super::overflow::{self, Seen};
 use super::structured::{self, Mode};
 use super::{Kind, OllamaSummarizer, implausible, prompt, root};
 use crate::layout::{Level, NodeId};
 use crate::summarize::{SourceText, Summary, SummaryError, SummaryRequest};
+
+/// Attempts at a node whose prompt was cut, each with smaller chunks.
+pub(super) const CUT_TRIES: usize = 3;
 
 impl OllamaSummarizer<'_> {
     /// Summarises one node: fold in an append if that is all that changed,
@@ -16,7 +20,15 @@ impl OllamaSummarizer<'_> {
         &self,
         req: &SummaryRequest,
     ) -> Result<Summary, SummaryError> {
-        self.summarize_node(req).await.map_err(Failure::into_error)
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            match self.summarize_node(req).await {
+                // The ratio was raised: the chunks are smaller this time.
+                Err(Failure::PromptCut(_)) if tries < CUT_TRIES => continue,
+                other => return other.map_err(Failure::into_error),
+            }
+        }
     }
 
     async fn summarize_node(&self, req: &SummaryRequest) -> Result<Summary, Failure> {
@@ -29,7 +41,7 @@ impl OllamaSummarizer<'_> {
             let user = prompt::update(req.node, &previous, &changed);
             return Ok(self.summary(self.ask(kind, user).await?));
         }
-        let parts = prompt::chunks(&req.sources, self.settings.num_ctx as usize);
+        let parts = prompt::chunks(&req.sources, &self.budget());
         let mut partials = Vec::with_capacity(parts.len());
         let n = parts.len();
         for (i, part) in parts.iter().enumerate() {
@@ -46,18 +58,17 @@ impl OllamaSummarizer<'_> {
     /// answered. A server that refuses `format` is asked again in text,
     /// and for the rest of the run.
     pub(super) async fn ask(&self, kind: Kind, user: String) -> Result<String, Failure> {
+        let mut num_predict = prompt::answer_tokens(self.settings.num_ctx as usize);
+        let mut retried = false;
         loop {
             let mode = self.mode();
             let system = system(kind, mode);
-            let mut h = blake3::Hasher::new();
-            h.update(system.as_bytes());
-            h.update(&[0]);
-            h.update(user.as_bytes());
-            let key = self.cache_key(h.finalize().as_bytes(), "call");
+            let key = self.call_key(&system, &user);
             if let Some(answer) = self.cached(&key) {
                 self.count_hit();
                 return Ok(answer);
             }
+            let estimate = prompt::tokens(&system) + prompt::tokens(&user);
             let request = Request {
                 system: &system,
                 user: &user,
@@ -66,28 +77,89 @@ impl OllamaSummarizer<'_> {
                     Kind::Node(_) => structured::node_schema,
                     Kind::Root => structured::root_schema,
                 },
-                num_predict: prompt::answer_tokens(self.settings.num_ctx as usize),
+                num_predict,
             };
             let reply = match self.generate(&request).await {
                 Err(Failure::Format(why)) if mode == Mode::Structured => {
                     self.fall_back_to_text(&why);
                     continue;
                 }
+                Err(Failure::PromptCut(why)) => {
+                    self.learn_cut(estimate);
+                    return Err(Failure::PromptCut(why));
+                }
                 other => other?,
             };
-            let body = accept(kind, mode, &reply.text).map_err(|why| {
-                self.count(|s| s.refused += 1);
-                implausible(why)
-            })?;
-            Grounds::new(&system, &user, matches!(kind, Kind::Node(_)))
-                .check(&body)
-                .map_err(|why| {
-                    self.count(|s| s.ungrounded += 1);
-                    implausible(why)
-                })?;
+            let num_ctx = self.settings.num_ctx as usize;
+            match overflow::judge(
+                estimate,
+                num_ctx,
+                num_predict,
+                reply.prompt_tokens,
+                reply.output_tokens,
+            ) {
+                Seen::PromptCut(why) => {
+                    self.learn_cut(estimate);
+                    return Err(Failure::PromptCut(why));
+                }
+                Seen::AnswerCut => {
+                    self.count(|s| s.cut_answers += 1);
+                    let cost = self.budget().cost(&system) + self.budget().cost(&user);
+                    match overflow::larger_answer(num_predict, cost, num_ctx) {
+                        Some(more) if !retried => {
+                            (num_predict, retried) = (more, true);
+                            continue;
+                        }
+                        _ => {
+                            self.count(|s| s.refused += 1);
+                            return Err(implausible(format!(
+                                "the answer was cut off at num_predict ({num_predict} tokens)"
+                            )));
+                        }
+                    }
+                }
+                Seen::Whole => {
+                    if let Some(n) = reply.prompt_tokens {
+                        self.learn_count(estimate, n);
+                    }
+                }
+            }
+            let body = self.keep(kind, mode, (&system, &user), &reply.text)?;
+            self.count(|s| s.accepted += 1);
             self.remember(&key, &body);
             return Ok(body);
         }
+    }
+
+    /// A call's cache key: its prompt, model, prompt version and mode.
+    fn call_key(&self, system: &str, user: &str) -> String {
+        let mut h = blake3::Hasher::new();
+        h.update(system.as_bytes());
+        h.update(&[0]);
+        h.update(user.as_bytes());
+        self.cache_key(h.finalize().as_bytes(), "call")
+    }
+
+    /// The answer as kept when it has the form asked for and is about the
+    /// prompt's sources; counted either way.
+    fn keep(
+        &self,
+        kind: Kind,
+        mode: Mode,
+        (system, user): (&str, &str),
+        answer: &str,
+    ) -> Result<String, Failure> {
+        let body = accept(kind, mode, answer).map_err(|why| {
+            self.count(|s| s.refused += 1);
+            implausible(why)
+        })?;
+        Grounds::new(system, user, matches!(kind, Kind::Node(_)))
+            .check(&body)
+            .map_err(|why| {
+                self.count(|s| s.ungrounded += 1);
+                implausible(why)
+            })?;
+        Ok(body)
     }
 
     /// Merges partial summaries, in groups that fit the context if needed.
@@ -107,7 +179,7 @@ impl OllamaSummarizer<'_> {
                     body: p.clone(),
                 })
                 .collect();
-            let groups = prompt::chunks(&as_sources, self.settings.num_ctx as usize);
+            let groups = prompt::chunks(&as_sources, &self.budget());
             let mut next = Vec::with_capacity(groups.len());
             let stalled = groups.len() == partials.len();
             for group in groups {

@@ -8,7 +8,6 @@ use crate::summarize::SummaryError;
 use ollama_rs::error::OllamaError;
 use ollama_rs::generation::completion::request::GenerationRequest;
 use ollama_rs::models::ModelOptions;
-use std::time::Instant;
 
 /// Why a call gave no usable answer.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,7 +45,6 @@ impl Failure {
 }
 
 /// What the server answered, with the counts it reported.
-#[allow(dead_code)]
 pub(super) struct Reply {
     pub text: String,
     /// Prompt tokens as the server counted them (after any cut).
@@ -94,14 +92,11 @@ impl OllamaSummarizer<'_> {
         {
             request = request.keep_alive(k);
         }
-        let start = Instant::now();
+        // Wall time is counted around a whole batch (`OllamaSummarizer::
+        // block_on`), so overlapping calls are not counted twice.
         let result =
             tokio::time::timeout(self.settings.timeout, self.client.generate(request)).await;
-        let elapsed = start.elapsed();
-        if let Ok(mut s) = self.stats.lock() {
-            s.calls += 1;
-            s.model_us += elapsed.as_micros() as u64;
-        }
+        self.count(|s| s.calls += 1);
         let response = match result {
             Err(_) => {
                 return Err(Failure::Failed(SummaryError::Failed {

@@ -14,6 +14,7 @@ mod ask;
 mod call;
 mod check;
 mod ground;
+mod overflow;
 pub mod prompt;
 mod root;
 mod settings;
@@ -60,13 +61,20 @@ pub struct Stats {
     pub prompt_tokens: u64,
     /// Answer tokens.
     pub output_tokens: u64,
-    /// Wall time spent waiting on the model, in microseconds.
+    /// Wall time spent waiting on the model, in microseconds: calls that
+    /// overlap (`concurrency` > 1) count once.
     pub model_us: u64,
+    /// Answers accepted (well-formed and grounded).
+    pub accepted: u64,
     /// Answers refused as malformed (not the JSON or sections asked for,
     /// too short, empty).
     pub refused: u64,
     /// Well-formed answers refused as not about their sources.
     pub ungrounded: u64,
+    /// Prompts the server cut (or refused as too long): re-chunked.
+    pub cuts: u64,
+    /// Answers that ran into `num_predict`.
+    pub cut_answers: u64,
 }
 
 /// Summaries through a local Ollama server.
@@ -83,6 +91,8 @@ pub struct OllamaSummarizer<'s> {
     text_only: AtomicBool,
     /// What the run should be told once (the fallback to text).
     notices: Mutex<Vec<String>>,
+    /// This model's tokens per estimated token ([`overflow`]).
+    ratio: Mutex<f64>,
 }
 
 /// What a call asks the model to write.
@@ -100,7 +110,6 @@ impl<'s> OllamaSummarizer<'s> {
         let client = Ollama::try_new(settings.host.as_str())
             .map_err(|e| Error::Llm(format!("bad ollama host `{}`: {e}", settings.host)))?;
         Ok(OllamaSummarizer {
-            settings,
             client,
             store,
             resummarize: false,
@@ -108,6 +117,12 @@ impl<'s> OllamaSummarizer<'s> {
             last_sync: Mutex::new(None),
             text_only: AtomicBool::new(false),
             notices: Mutex::new(Vec::new()),
+            ratio: Mutex::new(
+                store
+                    .and_then(|s| s.token_ratio(&settings.model))
+                    .unwrap_or(1.0),
+            ),
+            settings,
         })
     }
 
@@ -191,6 +206,11 @@ impl<'s> OllamaSummarizer<'s> {
         F: std::future::Future<Output = T>,
         T: Send,
     {
+        let start = Instant::now();
+        let timed = |r| {
+            self.count(|s| s.model_us += start.elapsed().as_micros() as u64);
+            r
+        };
         let run = move || {
             tokio::runtime::Builder::new_current_thread()
                 .enable_all()
@@ -202,14 +222,16 @@ impl<'s> OllamaSummarizer<'s> {
                 })
         };
         if tokio::runtime::Handle::try_current().is_err() {
-            return run();
+            return timed(run());
         }
-        std::thread::scope(|s| s.spawn(run).join()).unwrap_or_else(|_| {
-            Err(SummaryError::Failed {
-                reason: "the model call's thread panicked".into(),
-                hint: "this is a bug in hipo; please report it".into(),
-            })
-        })
+        timed(
+            std::thread::scope(|s| s.spawn(run).join()).unwrap_or_else(|_| {
+                Err(SummaryError::Failed {
+                    reason: "the model call's thread panicked".into(),
+                    hint: "this is a bug in hipo; please report it".into(),
+                })
+            }),
+        )
     }
 
     fn previous_key(&self, node: NodeId) -> String {
@@ -273,7 +295,9 @@ impl<'s> OllamaSummarizer<'s> {
             .map(|c| prompt::tokens(&c.body))
             .sum::<usize>()
             + prompt::tokens(&prev.summary);
-        prompt::fits(tokens, self.settings.num_ctx as usize).then_some((prev.summary, changed))
+        self.budget()
+            .fits(tokens)
+            .then_some((prev.summary, changed))
     }
 
     fn remember_previous(&self, req: &SummaryRequest, summary: &str) {

@@ -15,32 +15,59 @@ impl OllamaSummarizer<'_> {
         context: &str,
     ) -> std::result::Result<[String; 3], SummaryError> {
         let answer = self.block_on(|| async {
-            // Too long for one call: the tree's summaries are merged down
-            // first, in chunks, never cut.
-            let ctx = if prompt::fits(prompt::tokens(context), self.settings.num_ctx as usize) {
-                context.to_string()
-            } else {
-                let pieces = root_pieces(context);
-                self.merge(NodeId::Root, Kind::Node(Level::Monthly), pieces)
-                    .await
-                    .map_err(super::call::Failure::into_error)?
-            };
-            // Sent only if it fits: Ollama would cut it silently.
-            if !prompt::fits(prompt::tokens(&ctx), self.settings.num_ctx as usize) {
-                return Err(SummaryError::Failed {
-                    reason: "the tree's summaries do not fit the model's context even merged"
-                        .into(),
-                    hint: "raise llm.num_ctx (or --num-ctx)".into(),
-                });
+            let mut tries = 0;
+            loop {
+                tries += 1;
+                match self.narrative(context).await {
+                    // The ratio was raised: the merges are smaller this time.
+                    Err(super::call::Failure::PromptCut(_)) if tries < super::ask::CUT_TRIES => {}
+                    other => return other.map_err(super::call::Failure::into_error),
+                }
             }
-            self.ask(Kind::Root, ctx)
-                .await
-                .map_err(super::call::Failure::into_error)
         })??;
         parse_root(&answer).ok_or_else(|| SummaryError::Failed {
             reason: "the cached narrative is unreadable".into(),
             hint: "re-run with --resummarize".into(),
         })
+    }
+}
+
+impl OllamaSummarizer<'_> {
+    /// The narrative's one call, after merging `context` down to fit.
+    async fn narrative(&self, context: &str) -> Result<String, super::call::Failure> {
+        let budget = self.budget();
+        // Too long for one call: the tree's summaries are merged down
+        // first, in chunks, never cut.
+        let ctx = if budget.fits(prompt::tokens(context)) {
+            context.to_string()
+        } else {
+            let pieces = root_pieces(context);
+            self.merge(NodeId::Root, Kind::Node(Level::Monthly), pieces)
+                .await
+                .map_err(merging)?
+        };
+        // Sent only if it fits: Ollama would cut it silently.
+        if !self.budget().fits(prompt::tokens(&ctx)) {
+            return Err(super::call::Failure::Failed(SummaryError::Failed {
+                reason: "the tree's summaries do not fit the model's context even merged".into(),
+                hint: "raise llm.num_ctx (or --num-ctx)".into(),
+            }));
+        }
+        self.ask(Kind::Root, ctx).await
+    }
+}
+
+/// A failed merge of ROOT's input, said as such (its reason names the
+/// summary sections a merge asks for, not ROOT's).
+fn merging(f: super::call::Failure) -> super::call::Failure {
+    match f {
+        super::call::Failure::Failed(SummaryError::Failed { reason, hint }) => {
+            super::call::Failure::Failed(SummaryError::Failed {
+                reason: format!("merging the tree's summaries down to fit the context: {reason}"),
+                hint,
+            })
+        }
+        other => other,
     }
 }
 

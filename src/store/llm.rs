@@ -13,6 +13,11 @@ use serde::de::DeserializeOwned;
 /// Cached summaries: key = input hash hex + model + prompt version.
 const SUMMARIES: TableDefinition<&str, &str> = TableDefinition::new("llm_summaries");
 
+/// Tokens a model counts per token hipo estimated: key = model name;
+/// value = the ratio (f64 bits). Learned from cut prompts and reported
+/// counts, so the next chunks fit the first time.
+const RATIOS: TableDefinition<&str, u64> = TableDefinition::new("llm_token_ratio");
+
 /// Last summary of a single-source node: key = node path + model + prompt
 /// version; value = what the summariser encodes (its `Previous`).
 const PREVIOUS: TableDefinition<&str, &[u8]> = TableDefinition::new("llm_previous");
@@ -62,6 +67,28 @@ impl Store {
     }
 }
 
+impl Store {
+    /// A model's learned tokens-per-estimate ratio.
+    pub(crate) fn token_ratio(&self, model: &str) -> Option<f64> {
+        let txn = self.db.begin_read().ok()?;
+        let table = txn.open_table(RATIOS).ok()?;
+        let bits = table.get(model).ok()??.value();
+        Some(f64::from_bits(bits)).filter(|r| r.is_finite() && *r > 0.0)
+    }
+
+    /// Records a model's ratio, synced: it is learned rarely and saves a
+    /// cut prompt next time.
+    pub(crate) fn put_token_ratio(&self, model: &str, ratio: f64) {
+        let write = || -> std::result::Result<(), redb::Error> {
+            let txn = self.db.begin_write()?;
+            txn.open_table(RATIOS)?.insert(model, ratio.to_bits())?;
+            txn.commit()?;
+            Ok(())
+        };
+        let _ = write();
+    }
+}
+
 fn durability(sync: bool) -> redb::Durability {
     if sync {
         redb::Durability::Immediate
@@ -89,5 +116,8 @@ mod tests {
             store.previous_summary::<(u64, String)>("p"),
             Some((3, "s".to_string()))
         );
+        assert_eq!(store.token_ratio("m"), None);
+        store.put_token_ratio("m", 1.75);
+        assert_eq!(store.token_ratio("m"), Some(1.75));
     }
 }

@@ -36,6 +36,14 @@ pub enum Mode {
     NoFormat,
     /// Well-formed answers about something else entirely.
     Ungrounded,
+    /// A tokenizer that counts a token every 2 bytes, and Ollama's silent
+    /// cut: a prompt over `num_ctx` is answered (HTTP 200) as if whole,
+    /// reporting `num_ctx`/2 + 2 prompt tokens. Records what it cut.
+    CutPrompts,
+    /// The same prompt too long, refused with an HTTP 400 (some models).
+    RefuseLongPrompts,
+    /// The first N answers run into `num_predict` (`eval_count` equal to it).
+    CutAnswers(usize),
 }
 
 /// One request as received.
@@ -53,6 +61,8 @@ struct Shared {
     max_in_flight: AtomicUsize,
     /// Generate calls received so far.
     generated: AtomicUsize,
+    /// Prompts cut (or refused) as longer than `num_ctx`.
+    cut: AtomicUsize,
     stop: AtomicBool,
 }
 
@@ -106,6 +116,11 @@ impl FakeOllama {
             .filter(|r| r.path == "/api/generate")
             .map(|r| r.body)
             .collect()
+    }
+
+    /// Prompts cut (or refused as too long) so far.
+    pub fn cut(&self) -> usize {
+        self.shared.cut.load(Ordering::SeqCst)
     }
 
     /// Most requests handled at the same moment.
@@ -178,6 +193,24 @@ fn handle(mut stream: TcpStream, s: &Shared) {
                     (500, r#"{"error":"server is shutting down"}"#.to_string())
                 }
                 Mode::FailAfter(_) => generate(&json, &Mode::Ok),
+                Mode::CutPrompts | Mode::RefuseLongPrompts => {
+                    let (status, reply, cut) = cut_prompt(&json, &mode);
+                    if cut {
+                        s.cut.fetch_add(1, Ordering::SeqCst);
+                    }
+                    (status, reply)
+                }
+                Mode::CutAnswers(n) => {
+                    let (status, reply) = generate(&json, &Mode::Ok);
+                    if served < n {
+                        (
+                            status,
+                            with_eval_count(&reply, &json["options"]["num_predict"]),
+                        )
+                    } else {
+                        (status, reply)
+                    }
+                }
                 _ => generate(&json, &mode),
             }
         }
@@ -229,12 +262,8 @@ fn generate(req: &serde_json::Value, mode: &Mode) -> (u16, String) {
             }
         }
         Mode::RefuseDaily if system.contains("DAILY") => "Sure! Here is your summary.".to_string(),
-        Mode::Ok | Mode::FailAfter(_) | Mode::RefuseDaily | Mode::NoFormat if structured => {
-            json_summary(prompt, system)
-        }
-        Mode::Ok | Mode::FailAfter(_) | Mode::RefuseDaily | Mode::NoFormat => {
-            summary(prompt, system)
-        }
+        _ if structured => json_summary(prompt, system),
+        _ => summary(prompt, system),
     };
     let reply = serde_json::json!({
         "model": model,
@@ -245,6 +274,36 @@ fn generate(req: &serde_json::Value, mode: &Mode) -> (u16, String) {
         "eval_count": text.len() / 4,
     });
     (200, reply.to_string())
+}
+
+/// [`Mode::CutPrompts`] and [`Mode::RefuseLongPrompts`]: a good answer
+/// when the prompt fits (2 bytes a token), else Ollama's cut or a 400.
+fn cut_prompt(req: &serde_json::Value, mode: &Mode) -> (u16, String, bool) {
+    let num_ctx = req["options"]["num_ctx"].as_u64().unwrap_or(2048) as usize;
+    let counted = (req["prompt"].as_str().unwrap_or("").len()
+        + req["system"].as_str().unwrap_or("").len())
+        / 2;
+    let (status, reply) = generate(req, &Mode::Ok);
+    if counted <= num_ctx {
+        let mut v: serde_json::Value = serde_json::from_str(&reply).unwrap();
+        v["prompt_eval_count"] = counted.into();
+        return (status, v.to_string(), false);
+    }
+    if *mode == Mode::RefuseLongPrompts {
+        let error = format!(
+            r#"{{"error":"the input length exceeds the context length ({counted} > {num_ctx})"}}"#
+        );
+        return (400, error, true);
+    }
+    let mut v: serde_json::Value = serde_json::from_str(&reply).unwrap();
+    v["prompt_eval_count"] = (num_ctx / 2 + 2).into();
+    (status, v.to_string(), true)
+}
+
+fn with_eval_count(reply: &str, num_predict: &serde_json::Value) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(reply).unwrap();
+    v["eval_count"] = num_predict.clone();
+    v.to_string()
 }
 
 /// Every topic of the prompt: its `## ` headings and `- keyword [type]`
