@@ -8,7 +8,7 @@
 //! when it is not a tool result, not meta, not a compaction summary and
 //! not a subagent's.
 
-use super::{Message, Parsed, Role};
+use super::{Parsed, Role};
 use serde_json::Value;
 use std::collections::HashSet;
 
@@ -17,16 +17,7 @@ use std::collections::HashSet;
 pub fn parse(bytes: &[u8]) -> Parsed {
     let mut out = Parsed::default();
     let mut seen: HashSet<String> = HashSet::new();
-    let complete = bytes.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
-    out.consumed = complete;
-    for line in bytes[..complete].split(|b| *b == b'\n') {
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        let Ok(v) = serde_json::from_slice::<Value>(line) else {
-            out.skipped += 1;
-            continue;
-        };
+    for v in out.json_lines(bytes) {
         if let Some(uuid) = v.get("uuid").and_then(Value::as_str)
             && !seen.insert(uuid.to_string())
         {
@@ -48,21 +39,21 @@ pub fn parse(bytes: &[u8]) -> Parsed {
         }
         let content = v.pointer("/message/content");
         match v.get("type").and_then(Value::as_str) {
-            Some("user") => user(content, at, &mut out.messages),
-            Some("assistant") => assistant(content, at, &mut out.messages),
+            Some("user") => user(content, at, &mut out),
+            Some("assistant") => assistant(content, at, &mut out),
             _ => {}
         }
     }
     out
 }
 
-fn user(content: Option<&Value>, at: Option<String>, out: &mut Vec<Message>) {
+fn user(content: Option<&Value>, at: Option<String>, out: &mut Parsed) {
     match content {
-        Some(Value::String(s)) => push(out, Role::User, s, at),
+        Some(Value::String(s)) => out.push(Role::User, s, at),
         Some(Value::Array(blocks)) => {
             for b in blocks {
                 match b.get("type").and_then(Value::as_str) {
-                    Some("text") => push(out, Role::User, text_of(b), at.clone()),
+                    Some("text") => out.push(Role::User, text_of(b), at.clone()),
                     Some("tool_result") => {
                         let text = match b.get("content") {
                             Some(Value::String(s)) => s.clone(),
@@ -71,7 +62,7 @@ fn user(content: Option<&Value>, at: Option<String>, out: &mut Vec<Message>) {
                             }
                             _ => String::new(),
                         };
-                        push(out, Role::ToolOutput, &text, at.clone());
+                        out.push(Role::ToolOutput, &text, at.clone());
                     }
                     _ => {}
                 }
@@ -81,20 +72,20 @@ fn user(content: Option<&Value>, at: Option<String>, out: &mut Vec<Message>) {
     }
 }
 
-fn assistant(content: Option<&Value>, at: Option<String>, out: &mut Vec<Message>) {
+fn assistant(content: Option<&Value>, at: Option<String>, out: &mut Parsed) {
     let Some(Value::Array(blocks)) = content else {
         if let Some(Value::String(s)) = content {
-            push(out, Role::Assistant, s, at);
+            out.push(Role::Assistant, s, at);
         }
         return;
     };
     for b in blocks {
         match b.get("type").and_then(Value::as_str) {
-            Some("text") => push(out, Role::Assistant, text_of(b), at.clone()),
+            Some("text") => out.push(Role::Assistant, text_of(b), at.clone()),
             Some("tool_use") => {
                 let name = b.get("name").and_then(Value::as_str).unwrap_or("tool");
                 let arg = b.get("input").map(short_argument).unwrap_or_default();
-                push(out, Role::Tool, &format!("{name} {arg}"), at.clone());
+                out.push(Role::Tool, &format!("{name} {arg}"), at.clone());
             }
             // Thinking is not what was said; images have no text.
             _ => {}
@@ -123,17 +114,6 @@ fn short_argument(input: &Value) -> String {
         }
     }
     input.to_string()
-}
-
-fn push(out: &mut Vec<Message>, role: Role, text: &str, at: Option<String>) {
-    let text = text.trim();
-    if !text.is_empty() {
-        out.push(Message {
-            role,
-            text: text.to_string(),
-            at,
-        });
-    }
 }
 
 #[cfg(test)]

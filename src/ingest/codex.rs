@@ -8,7 +8,7 @@
 //! assistant message too but never an `AgentMessage`, and the `compacted`
 //! line's history repeats earlier prompts, so neither is read.
 
-use super::{Message, Parsed, Role};
+use super::{Parsed, Role};
 use serde_json::Value;
 use std::collections::HashSet;
 
@@ -16,16 +16,7 @@ use std::collections::HashSet;
 pub fn parse(bytes: &[u8]) -> Parsed {
     let mut out = Parsed::default();
     let mut seen: HashSet<String> = HashSet::new();
-    let complete = bytes.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
-    out.consumed = complete;
-    for line in bytes[..complete].split(|b| *b == b'\n') {
-        if line.iter().all(u8::is_ascii_whitespace) {
-            continue;
-        }
-        let Ok(v) = serde_json::from_slice::<Value>(line) else {
-            out.skipped += 1;
-            continue;
-        };
+    for v in out.json_lines(bytes) {
         let at = v
             .get("timestamp")
             .and_then(Value::as_str)
@@ -44,7 +35,7 @@ pub fn parse(bytes: &[u8]) -> Parsed {
             (Some("response_item"), Some("message"))
                 if str_at(p, "/role") == Some("user") && is_users_own(p) =>
             {
-                push(&mut out.messages, Role::User, &text(p.get("content")), at);
+                out.push(Role::User, &text(p.get("content")), at);
             }
             (Some("response_item"), Some("function_call")) => {
                 let name = str_at(p, "/name").unwrap_or("tool");
@@ -52,23 +43,18 @@ pub fn parse(bytes: &[u8]) -> Parsed {
                     .and_then(|a| serde_json::from_str(a).ok())
                     .unwrap_or(Value::Null);
                 let arg = str_at(&args, "/cmd").unwrap_or_default();
-                push(&mut out.messages, Role::Tool, &format!("{name} {arg}"), at);
+                out.push(Role::Tool, &format!("{name} {arg}"), at);
             }
             (Some("response_item"), Some("function_call_output")) => {
                 let output = str_at(p, "/output").unwrap_or_default();
                 // The real output follows a header ending in `Output:`.
                 let body = output.split_once("Output:\n").map_or(output, |(_, b)| b);
-                push(&mut out.messages, Role::ToolOutput, body, at);
+                out.push(Role::ToolOutput, body, at);
             }
             (Some("event_msg"), Some("item_completed"))
                 if str_at(p, "/item/type") == Some("AgentMessage") =>
             {
-                push(
-                    &mut out.messages,
-                    Role::Assistant,
-                    &text(p.pointer("/item/content")),
-                    at,
-                );
+                out.push(Role::Assistant, &text(p.pointer("/item/content")), at);
             }
             _ => {}
         }
@@ -99,17 +85,6 @@ fn text(content: Option<&Value>) -> String {
             .join("\n"),
         Some(Value::String(s)) => s.clone(),
         _ => String::new(),
-    }
-}
-
-fn push(out: &mut Vec<Message>, role: Role, text: &str, at: Option<String>) {
-    let text = text.trim();
-    if !text.is_empty() {
-        out.push(Message {
-            role,
-            text: text.to_string(),
-            at,
-        });
     }
 }
 

@@ -52,6 +52,40 @@ pub struct Parsed {
     pub session: Option<String>,
 }
 
+impl Parsed {
+    /// The JSON objects of the complete lines of `bytes`, a transcript
+    /// read from some offset: what they span is `consumed`, lines that are
+    /// not JSON are `skipped`, and a partial last line waits for the next
+    /// capture.
+    fn json_lines(&mut self, bytes: &[u8]) -> Vec<serde_json::Value> {
+        let complete = bytes.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+        self.consumed = complete;
+        let mut out = Vec::new();
+        for line in bytes[..complete].split(|b| *b == b'\n') {
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            match serde_json::from_slice(line) {
+                Ok(v) => out.push(v),
+                Err(_) => self.skipped += 1,
+            }
+        }
+        out
+    }
+
+    /// Adds a message unless it has no text.
+    fn push(&mut self, role: Role, text: &str, at: Option<String>) {
+        let text = text.trim();
+        if !text.is_empty() {
+            self.messages.push(Message {
+                role,
+                text: text.to_string(),
+                at,
+            });
+        }
+    }
+}
+
 /// What a capture did.
 #[derive(Debug, Clone, Default, serde::Serialize)]
 pub struct Ingested {
