@@ -70,6 +70,7 @@ impl Grounds {
         let lower = answer.to_lowercase();
         self.topics_covered(&lower)?;
         self.words_from_sources(answer)?;
+        markup_fragment(answer)?;
         repeated_bullet(answer)?;
         self.echo(answer)
     }
@@ -138,6 +139,26 @@ impl Grounds {
         }
         Ok(())
     }
+}
+
+/// A bullet holding a fence, a heading or JSON punctuation: pieces of the
+/// prompt or of the answer's own format, not a fact.
+fn markup_fragment(answer: &str) -> Result<(), String> {
+    for line in answer.lines() {
+        let Some(bullet) = line.trim().strip_prefix("- ") else {
+            continue;
+        };
+        if ["```", "## ", "}]", "[{", "\":"]
+            .iter()
+            .any(|m| bullet.contains(m))
+        {
+            return Err(format!(
+                "the answer holds fragments of markup: `{}`",
+                bullet.chars().take(80).collect::<String>()
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The same bullet under two sections (a small model's way of filling

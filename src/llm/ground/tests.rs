@@ -61,6 +61,21 @@ fn ungrounded_answers_are_refused_with_a_reason() {
 }
 
 #[test]
+fn fragments_of_markup_are_refused() {
+    // What SmolLM2-135M wrote for a sample day, with the format forced.
+    let g = grounds();
+    let answer = GOOD.replace(
+        "- none\n## Lessons",
+        "- 2027-15.md [project]: }] } # 2027-15.md ## Use KST in all timestamps ```json {\n## Lessons",
+    );
+    assert!(
+        g.check(&answer)
+            .unwrap_err()
+            .contains("fragments of markup")
+    );
+}
+
+#[test]
 fn common_words_tell_no_topic_apart() {
     let t =
         topics("## Session a_1\n## Session b_2\n## Session c_3\n## Charity events in LA [user]\n");
