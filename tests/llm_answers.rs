@@ -165,7 +165,11 @@ fn a_silently_cut_prompt_is_rechunked_and_the_ratio_is_kept() {
         let cuts = server.cut();
         p.append(
             "memory/2027-01-20.md",
-            &"\n- later note: replica lag checked again after the warmup\n".repeat(230),
+            &(0..230)
+                .map(|i| {
+                    format!("\n- later note {i}: replica lag checked again after warmup step {i}\n")
+                })
+                .collect::<String>(),
         );
         let (code, out, err) = p.run([
             "compact",

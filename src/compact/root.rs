@@ -38,15 +38,7 @@ impl Run<'_> {
         hasher.update(self.writer.to_string().as_bytes());
         inputs.hash = *hasher.finalize().as_bytes();
         let on_disk = self.scan.hash(&path);
-        let record = self.ledger.records.get(&path);
-        let was_pending = record.is_some_and(|r| r.status == Status::NeedsSummarization);
-        let retry = self.calls_model
-            && self
-                .options
-                .only
-                .as_ref()
-                .is_none_or(|only| only.contains(&path));
-        let Some(reason) = plan::plan_root(record, on_disk, &inputs.hash, retry) else {
+        let (Some(reason), was_pending) = self.plan_root(on_disk, &inputs.hash) else {
             self.ledger.keep(id);
             return Ok(());
         };
@@ -54,16 +46,8 @@ impl Run<'_> {
             Some(_) => self.texts.read(self.root, &path).ok().map(str::to_string),
             None => None,
         };
-        // A model's narrative is kept until a model writes a new one: a run
-        // without the model, or one where it failed, does not replace it.
-        let (narrative, pending) = match self.root_narrative(tree, inputs.hash) {
-            Narrative::Written(n) => (Some(n), false),
-            Narrative::Failed => (kept_narrative(existing.as_deref()), true),
-            Narrative::NotAsked => (
-                kept_narrative(existing.as_deref()),
-                was_pending && self.backend.summarizer.is_active(),
-            ),
-        };
+        let (narrative, pending) =
+            self.narrative_or_kept(tree, inputs.hash, existing.as_deref(), was_pending);
         let content = redact(&root_md::build(&self.root_input(
             tree,
             existing.as_deref(),
@@ -116,6 +100,45 @@ impl Run<'_> {
             prev,
         });
         Ok(())
+    }
+
+    /// Whether ROOT is rebuilt, and whether its narrative was owed: a
+    /// narrative the model failed to write is retried when a model is
+    /// called for ROOT this run.
+    fn plan_root(&self, on_disk: Option<Hash>, input_hash: &Hash) -> (Option<Reason>, bool) {
+        let path = NodeId::Root.path();
+        let record = self.ledger.records.get(&path);
+        let was_pending = record.is_some_and(|r| r.status == Status::NeedsSummarization);
+        let retry = self.calls_model
+            && self
+                .options
+                .only
+                .as_ref()
+                .is_none_or(|only| only.contains(&path));
+        (
+            plan::plan_root(record, on_disk, input_hash, retry),
+            was_pending,
+        )
+    }
+
+    /// The model's new narrative, or the last one a model wrote: a run
+    /// without the model, or one where it failed, does not replace it.
+    /// `true` when the narrative is still owed (retried by the next run).
+    fn narrative_or_kept(
+        &mut self,
+        tree: &Tree,
+        input_hash: Hash,
+        existing: Option<&str>,
+        was_pending: bool,
+    ) -> (Option<[String; 3]>, bool) {
+        match self.root_narrative(tree, input_hash) {
+            Narrative::Written(n) => (Some(n), false),
+            Narrative::Failed => (kept_narrative(existing), true),
+            Narrative::NotAsked => (
+                kept_narrative(existing),
+                was_pending && self.backend.summarizer.is_active(),
+            ),
+        }
     }
 
     /// What [`root_md::build`] is built from: the dailies' topics, the

@@ -228,7 +228,7 @@ fn accept(kind: Kind, mode: Mode, answer: &str) -> Result<String, String> {
         },
         (Kind::Node(_), Mode::Text) => prompt::accept(answer),
         (Kind::Root, Mode::Structured) => match structured::render_root(answer) {
-            Ok(sections) => Ok(root::render(&sections)),
+            Ok(sections) => root::substantial(root::render(&sections)),
             Err(_) if !answer.trim_start().starts_with('{') => root::accept_text(answer),
             Err(why) => Err(why),
         },

@@ -36,14 +36,15 @@ pub struct Grounds {
     vocabulary: HashSet<String>,
     /// Runs of [`ECHO_WORDS`] words of the instructions.
     instructions: HashSet<Vec<String>>,
-    /// Check the sources' topics (not for ROOT's narrative).
-    with_topics: bool,
+    /// Every `[user]` and `[feedback]` item must survive (not in ROOT's
+    /// short narrative, which only has to name enough topics).
+    keep_items: bool,
 }
 
 impl Grounds {
     /// Grounds for an answer to `system` + `user`. Everything before the
     /// first `=====` source header of `user` is instructions.
-    pub fn new(system: &str, user: &str, with_topics: bool) -> Grounds {
+    pub fn new(system: &str, user: &str, keep_items: bool) -> Grounds {
         let (head, sources) = match user.find("\n=====") {
             Some(i) => user.split_at(i),
             None => ("", user),
@@ -59,7 +60,7 @@ impl Grounds {
             topics: topics(sources),
             vocabulary: words(sources).iter().map(|w| stem(w)).collect(),
             instructions,
-            with_topics,
+            keep_items,
         }
     }
 
@@ -67,10 +68,9 @@ impl Grounds {
     /// otherwise why not.
     pub fn check(&self, answer: &str) -> Result<(), String> {
         let lower = answer.to_lowercase();
-        if self.with_topics {
-            self.topics_covered(&lower)?;
-        }
+        self.topics_covered(&lower)?;
         self.words_from_sources(answer)?;
+        markup_fragment(answer)?;
         repeated_bullet(answer)?;
         self.echo(answer)
     }
@@ -80,7 +80,7 @@ impl Grounds {
         let lost: Vec<&str> = self
             .topics
             .iter()
-            .filter(|t| t.must_keep && !has(t))
+            .filter(|t| self.keep_items && t.must_keep && !has(t))
             .map(|t| t.title.as_str())
             .collect();
         if !lost.is_empty() {
@@ -139,6 +139,26 @@ impl Grounds {
         }
         Ok(())
     }
+}
+
+/// A bullet holding a fence, a heading or JSON punctuation: pieces of the
+/// prompt or of the answer's own format, not a fact.
+fn markup_fragment(answer: &str) -> Result<(), String> {
+    for line in answer.lines() {
+        let Some(bullet) = line.trim().strip_prefix("- ") else {
+            continue;
+        };
+        if ["```", "## ", "}]", "[{", "\":"]
+            .iter()
+            .any(|m| bullet.contains(m))
+        {
+            return Err(format!(
+                "the answer holds fragments of markup: `{}`",
+                bullet.chars().take(80).collect::<String>()
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The same bullet under two sections (a small model's way of filling

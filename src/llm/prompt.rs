@@ -294,10 +294,17 @@ pub fn accept(answer: &str) -> Result<String, String> {
 }
 
 fn check(text: String) -> Result<String, String> {
-    if text.len() < MIN_SUMMARY_BYTES {
+    // What the answer says, besides the headings and `- none` lines that
+    // hipo's own rendering supplies.
+    let said: usize = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.starts_with("## ") && *l != "- none")
+        .map(str::len)
+        .sum();
+    if said < MIN_SUMMARY_BYTES {
         return Err(format!(
-            "the answer is too short to be a summary ({} bytes)",
-            text.len()
+            "the answer is too short to be a summary ({said} bytes besides its headings)"
         ));
     }
     let missing: Vec<&str> = REQUIRED_SECTIONS
@@ -376,7 +383,7 @@ mod tests {
 
     #[test]
     fn accepts_only_plausible_summaries() {
-        let good = "## Topics\n- deploy [project]: friday freeze\n## Key Decisions\n- no friday deploys\n## Tasks Completed\n- none\n## Lessons Learned\n- none\n## Open Items\n- none\n";
+        let good = "## Topics\n- deploy [project]: friday freeze, release train, rollback drill\n## Key Decisions\n- no friday deploys after the 2026-12-18 rollback of release 3.7\n## Tasks Completed\n- none\n## Lessons Learned\n- none\n## Open Items\n- none\n";
         assert_eq!(accept(good).unwrap(), good);
         assert_eq!(accept(&format!("```markdown\n{good}```")).unwrap(), good);
         assert_eq!(
@@ -389,6 +396,9 @@ mod tests {
                 .unwrap_err()
                 .contains("too short")
         );
+        // A skeleton with a line or two is no summary either.
+        let thin = "## Topics\n- 2027-15.md [project]: KST\n## Key Decisions\n- none\n## Tasks Completed\n- none\n## Lessons Learned\n- none\n## Open Items\n- 15:02.md\n";
+        assert!(accept(thin).unwrap_err().contains("too short"));
         assert!(
             accept(&good.replace("## Open Items", "## Later"))
                 .unwrap_err()

@@ -103,9 +103,27 @@ pub(super) fn render(sections: &[String; 3]) -> String {
 
 /// A Markdown narrative, or why it is refused.
 pub(super) fn accept_text(answer: &str) -> Result<String, String> {
-    parse_root(answer).map(|s| render(&s)).ok_or_else(|| {
-        "the answer lacks ## Active Context, ## Recent Patterns or ## Historical Summary".into()
-    })
+    let text = parse_root(answer).map(|s| render(&s)).ok_or_else(|| {
+        "the answer lacks ## Active Context, ## Recent Patterns or ## Historical Summary"
+            .to_string()
+    })?;
+    substantial(text)
+}
+
+/// A narrative long enough to say something: as long as the shortest
+/// summary, besides its headings.
+pub(super) fn substantial(text: String) -> Result<String, String> {
+    let said: usize = text
+        .lines()
+        .filter(|l| !l.starts_with("## "))
+        .map(str::len)
+        .sum();
+    if said < prompt::MIN_SUMMARY_BYTES {
+        return Err(format!(
+            "the narrative is too short to say anything ({said} bytes)"
+        ));
+    }
+    Ok(text)
 }
 
 /// ROOT's context cut at its `===== path =====` headers, for merging. What
@@ -156,6 +174,17 @@ mod tests {
             root_pieces("Today is 2026-03-20.\n\n===== a =====\n- x\n===== b =====\n- y\n");
         assert_eq!(pieces.len(), 2);
         assert!(pieces[0].starts_with("Today is") && pieces[0].contains("===== a"));
+    }
+
+    #[test]
+    fn a_narrative_of_fragments_is_refused() {
+        // What SmolLM2-135M wrote for the sample's ROOT.
+        let thin = render(&[
+            "- 2027-12-31\n- tom\n".into(),
+            "- delete_postgres_13.md\n".into(),
+            "- 2027-q1.md\n".into(),
+        ]);
+        assert!(substantial(thin).unwrap_err().contains("too short"));
     }
 
     #[test]

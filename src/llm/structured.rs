@@ -146,6 +146,16 @@ pub fn render_root(answer: &str) -> Result<[String; 3], String> {
 
 fn parse(answer: &str) -> Result<Value, String> {
     let value: Value = serde_json::from_str(answer.trim())
+        .or_else(|e| {
+            // A raw newline or tab inside a string (seen from llama.cpp's
+            // grammar) is whitespace to a reader: read it as a space.
+            let spaced: String = answer
+                .trim()
+                .chars()
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .collect();
+            serde_json::from_str(&spaced).map_err(|_| e)
+        })
         .map_err(|e| format!("the answer is not the JSON asked for ({e})"))?;
     if !value.is_object() {
         return Err("the answer is not the JSON object asked for".into());
@@ -202,6 +212,12 @@ mod tests {
                 .contains("not the JSON")
         );
         assert!(render_node("[1, 2]").unwrap_err().contains("object"));
+        let raw_newline = "{\"topics\":[],\"key_decisions\":[\"ship\nfriday\"],\"tasks_completed\":[],\"lessons_learned\":[],\"open_items\":[]}";
+        assert!(
+            render_node(raw_newline)
+                .unwrap()
+                .contains("- ship friday\n")
+        );
         assert!(
             render_node(r#"{"topics":[],"key_decisions":"yes"}"#)
                 .unwrap_err()

@@ -357,6 +357,17 @@ fn ungrounded(structured: bool) -> String {
     )
 }
 
+/// The longest plain `- ` line of the prompt: a fact a summary would keep.
+fn first_fact(prompt: &str) -> String {
+    prompt
+        .lines()
+        .filter_map(|l| l.strip_prefix("- "))
+        .filter(|l| !l.contains(['`', '{', '}', '[', ']', '"']))
+        .max_by_key(|l| l.len())
+        .unwrap_or("the sources were read")
+        .to_string()
+}
+
 /// The longest line of the prompt's sources: text a narrative would use.
 fn first_line(prompt: &str) -> String {
     prompt
@@ -372,6 +383,7 @@ fn first_heading(prompt: &str) -> &str {
     prompt
         .lines()
         .find_map(|l| l.strip_prefix("## "))
+        .or_else(|| prompt.lines().find_map(|l| l.strip_prefix("- ")))
         .unwrap_or("merged parts")
 }
 
@@ -396,8 +408,8 @@ fn json_summary(prompt: &str, system: &str) -> String {
             "topics": topics,
             "key_decisions": [format!("decided things about {first}")],
             "tasks_completed": [],
-            "lessons_learned": [],
-            "open_items": [],
+            "lessons_learned": [first_fact(prompt)],
+            "open_items": [format!("follow up on {first}")],
         })
     };
     value.to_string()
@@ -421,6 +433,7 @@ fn summary(prompt: &str, system: &str) -> String {
         .map(|h| format!("- {h}\n"))
         .collect();
     format!(
-        "## Topics\n- fake-summary [project]: {first}\n{more}## Key Decisions\n- decided things about {first}\n## Tasks Completed\n- none\n## Lessons Learned\n- none\n## Open Items\n- none\n"
+        "## Topics\n- fake-summary [project]: {first}\n{more}## Key Decisions\n- decided things about {first}\n## Tasks Completed\n- none\n## Lessons Learned\n- {}\n## Open Items\n- follow up on {first}\n",
+        first_fact(prompt)
     )
 }

@@ -51,7 +51,28 @@ fn ungrounded_answers_are_refused_with_a_reason() {
     );
     let invented = "## Topics\n- observatory [project]\n## Key Decisions\n- calibrated spectrometer lenses, ordered telescope mirrors, polished quartz crystals\n## Tasks Completed\n- painted observatory domes, shipped meteorite samples\n## Lessons Learned\n- none\n## Open Items\n- none\n";
     let g = Grounds::new("", SOURCES, false);
+    assert!(
+        g.check(invented)
+            .unwrap_err()
+            .contains("not about its sources")
+    );
+    let g = Grounds::new("", "", false);
     assert!(g.check(invented).unwrap_err().contains("% of its words"));
+}
+
+#[test]
+fn fragments_of_markup_are_refused() {
+    // What SmolLM2-135M wrote for a sample day, with the format forced.
+    let g = grounds();
+    let answer = GOOD.replace(
+        "- none\n## Lessons",
+        "- 2027-15.md [project]: }] } # 2027-15.md ## Use KST in all timestamps ```json {\n## Lessons",
+    );
+    assert!(
+        g.check(&answer)
+            .unwrap_err()
+            .contains("fragments of markup")
+    );
 }
 
 #[test]
@@ -115,4 +136,19 @@ fn real_summaries_are_all_accepted() {
         checked += 1;
     }
     assert!(checked >= 30, "only {checked} summaries");
+}
+
+#[test]
+fn a_thin_narrative_names_too_few_topics() {
+    // What SmolLM2-135M wrote for ROOT: fragments, no topic of the days.
+    let g = Grounds::new("", SOURCES, false);
+    let thin = "## Active Context\n- 2027-12-31\n- tom\n## Recent Patterns\n- delete_13.md\n## Historical Summary\n- 2027-q1.md\n";
+    assert!(
+        g.check(thin)
+            .unwrap_err()
+            .contains("names 0 of their 3 topics")
+    );
+    // Without every user item, ROOT is still fine when it names enough.
+    let ok = "## Active Context\n- Postgres 16 migration by logical replication\n## Recent Patterns\n- Mina wants written reviews\n## Historical Summary\n- 2026-12: migration kickoff\n";
+    assert_eq!(g.check(ok), Ok(()));
 }
