@@ -100,37 +100,14 @@ pub fn status(
             ..Options::new(today)
         },
     )?;
-    let mut levels: BTreeMap<Level, LevelCounts> = BTreeMap::new();
-    let mut backlog = Vec::new();
-    for node in &plan.nodes {
-        let c = levels.entry(node.level).or_default();
-        c.total += 1;
-        match node.status {
-            Status::Tentative => c.tentative += 1,
-            Status::Fixed => c.fixed += 1,
-            Status::NeedsSummarization => {
-                c.needs_summarization += 1;
-                backlog.push(node.clone());
-            }
-        }
-    }
+    let (levels, backlog) = counts(&plan.nodes);
     // A malformed state file is reported, not fatal: the rest still shows.
     let mut problems = plan.problems;
     let state = crate::project::load_state(root).unwrap_or_else(|problem| {
         problems.push(problem);
         CompactionState::default()
     });
-    let leftovers = crate::index::leftovers_in(root);
-    if let Some(first) = leftovers.first() {
-        problems.push(Problem {
-            path: ".hipo/index".into(),
-            line: None,
-            message: format!(
-                "{} file(s) left by an interrupted index update (such as {first}); the next `hipo search` or `hipo index` removes them",
-                leftovers.len()
-            ),
-        });
-    }
+    problems.extend(index_leftovers(root));
     let triggers = triggers(&state, config.compaction.cooldown_hours, now);
     let mut writers: BTreeMap<String, usize> = BTreeMap::new();
     for node in &plan.nodes {
@@ -163,6 +140,38 @@ pub fn status(
             warning: store_warning,
         },
         problems,
+    })
+}
+
+/// Nodes per level and status, and the ones waiting for a summary.
+fn counts(nodes: &[NodeInfo]) -> (BTreeMap<Level, LevelCounts>, Vec<NodeInfo>) {
+    let mut levels: BTreeMap<Level, LevelCounts> = BTreeMap::new();
+    let mut backlog = Vec::new();
+    for node in nodes {
+        let c = levels.entry(node.level).or_default();
+        c.total += 1;
+        match node.status {
+            Status::Tentative => c.tentative += 1,
+            Status::Fixed => c.fixed += 1,
+            Status::NeedsSummarization => {
+                c.needs_summarization += 1;
+                backlog.push(node.clone());
+            }
+        }
+    }
+    (levels, backlog)
+}
+
+/// Files an interrupted index update left, as a problem.
+fn index_leftovers(root: &std::path::Path) -> Option<Problem> {
+    let leftovers = crate::index::leftovers_in(root);
+    leftovers.first().map(|first| Problem {
+        path: ".hipo/index".into(),
+        line: None,
+        message: format!(
+            "{} file(s) left by an interrupted index update (such as {first}); the next `hipo search` or `hipo index` removes them",
+            leftovers.len()
+        ),
     })
 }
 
