@@ -164,12 +164,12 @@ fn counts(nodes: &[NodeInfo]) -> (BTreeMap<Level, LevelCounts>, Vec<NodeInfo>) {
 
 /// Files an interrupted index update left, as a problem.
 fn index_leftovers(root: &std::path::Path) -> Option<Problem> {
-    let leftovers = crate::index::leftovers_in(root);
+    let leftovers = crate::index::blocking_leftovers_in(root);
     leftovers.first().map(|first| Problem {
         path: ".hipo/index".into(),
         line: None,
         message: format!(
-            "{} file(s) left by an interrupted index update (such as {first}); the next `hipo search` or `hipo index` removes them",
+            "{} file(s) left by an interrupted index update (such as {first}) would stop the next commit; the next `hipo search` or `hipo index` removes them",
             leftovers.len()
         ),
     })

@@ -198,6 +198,42 @@ pub fn leftovers_in(root: &Path) -> Vec<String> {
         .collect()
 }
 
+/// The leftovers that would make the next commit fail: a delete file of a
+/// living segment for an opstamp past the last commit (what a commit
+/// killed halfway leaves; tantivy refuses to write it again). The rest of
+/// [`leftovers_in`] is ordinary garbage of earlier commits that the next
+/// write removes, and not worth a problem.
+pub fn blocking_leftovers_in(root: &Path) -> Vec<String> {
+    let Ok(index) = tantivy::Index::open_in_dir(SearchIndex::dir_in(root)) else {
+        return Vec::new();
+    };
+    let Ok(metas) = index.load_metas() else {
+        return Vec::new();
+    };
+    let living: std::collections::HashSet<String> = metas
+        .segments
+        .iter()
+        .map(|m| m.id().uuid_string())
+        .collect();
+    let past_commit = |name: &str| {
+        let mut parts = name.split('.');
+        let (Some(uuid), Some(stamp), Some("del"), None) =
+            (parts.next(), parts.next(), parts.next(), parts.next())
+        else {
+            return false;
+        };
+        living.contains(uuid) && stamp.parse::<u64>().is_ok_and(|s| s > metas.opstamp)
+    };
+    leftovers_in(root)
+        .into_iter()
+        .filter(|rel| {
+            Path::new(rel)
+                .file_name()
+                .is_some_and(|n| past_commit(&n.to_string_lossy()))
+        })
+        .collect()
+}
+
 /// The files of `dir` that none of `metas` uses: tantivy's temporary
 /// files, and segment files of a segment no commit lists or a delete file
 /// of another opstamp than the committed one. Anything else (meta.json,
