@@ -1,0 +1,262 @@
+//! The secret formats: one rule a line, the published formats first
+//! (gitleaks' rule set is the reference), then key/value assignments and
+//! command-line flags, each with the check that keeps prose intact.
+
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// A secret-ish key name, as a regex fragment shared by the key/value
+/// patterns: a known key (`api_key`, `password`, …) with an optional
+/// identifier prefix in one of the usual spellings: `DB_PASS`,
+/// `my-token`, `PGPASSWORD` (all capitals), `dbPassword` (camelCase).
+/// Prose words that merely end in one (`bypass`, `compass`) are not keys.
+macro_rules! key {
+    () => {
+        r"(?:(?-u:\b)(?:[A-Za-z0-9]*[_-])*(?i:api[_-]?key|apikey|private[_-]?key|secret[_-]?key|password|passwd|pass|pwd|secret|token)|(?-u:\b)[A-Z0-9]+(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN)|(?-u:\b)[a-z][a-zA-Z0-9]*(?:Password|Passwd|Pass|Pwd|Secret|Token|ApiKey))(?-u:\b)"
+    };
+}
+
+/// A rule: the pattern, the capture group holding the secret (0 = the
+/// whole match), and a check the secret must pass (for patterns that
+/// would otherwise catch prose).
+pub(super) type Rule = (&'static str, usize, Option<fn(&str) -> bool>);
+
+pub(super) const PATTERNS: &[Rule] = &[
+    // OpenSSH / RSA / EC / DSA / PGP private key blocks, whole.
+    (
+        r"(?s)-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----.*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----",
+        0,
+        None,
+    ),
+    // Credentials in URLs: scheme://user:password@host, the user possibly
+    // empty (`redis://:pw@cache`). The password runs to the last `@` before
+    // the host (`p@ss@db`), as libpq and curl read it.
+    (
+        r"(?-u:\b)[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]*:([^\s/?#\[]+)@",
+        1,
+        None,
+    ),
+    // AWS access key ids.
+    (
+        r"(?-u:\b)((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16})(?-u:\b)",
+        1,
+        None,
+    ),
+    // AWS secret access keys (40 chars after a telling key name, in any
+    // spelling: `aws_secret_access_key = …`, `"SecretAccessKey": "…"` as
+    // the AWS CLI prints it, `AWS_SECRET_ACCESS_KEY: …`).
+    (
+        r#"(?i)(?:aws_?secret_?access_?key|aws_?secret_?key|secret_?access_?key)["']?\s*[=:]\s*["']?([A-Za-z0-9/+=]{40})(?-u:\b)"#,
+        1,
+        None,
+    ),
+    // Azure storage and Service Bus connection strings, and SAS signatures.
+    (
+        r"(?i)(?-u:\b)(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})",
+        1,
+        None,
+    ),
+    (r"[?&]sig=([A-Za-z0-9%+/]{20,}(?:=|%3[dD]){0,2})", 1, None),
+    // Passwords on command lines: `--password=…` (anything but a
+    // variable), `--password …` / `--token …` (if it looks like one),
+    // `mysql -pS3cret`, `sshpass -p …`, `redis-cli -a …`, `curl -u user:pass`.
+    (
+        r#"(?:^|[\s"'])--(?:[a-z0-9]+-)*(?:password|passwd|pass|token|secret|api-?key)=["']?([^\s"'$<{\[(-][^\s"']{2,})"#,
+        1,
+        Some(not_a_flag),
+    ),
+    (
+        r#"(?:^|[\s"'])--(?:[a-z0-9]+-)*(?:password|passwd|pass|token|secret|api-?key)\s+["']?([^\s"'$<{\[(-][^\s"']{3,})"#,
+        1,
+        Some(looks_like_credential),
+    ),
+    (
+        r#"(?-u:\b)(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)(?-u:\b)[^\n|;&]*?\s-p["']?([^\s"'$<{-][^\s"']{2,})"#,
+        1,
+        None,
+    ),
+    (
+        r#"(?-u:\b)(?:sshpass\s+-p|redis-cli(?-u:\b)[^\n|;&]*?\s-a)\s*["']?([^\s"'$<{-][^\s"']{2,})"#,
+        1,
+        None,
+    ),
+    (
+        r#"(?:^|\s)(?:-u|--user)[ =]?["']?[^\s:"'@/$]+:([^\s"'@$<{][^\s"'@]{2,})"#,
+        1,
+        Some(not_a_number),
+    ),
+    // Stripe live/test secret and restricted keys.
+    (
+        r"(?-u:\b)((?:sk|rk)_(?:live|test)_[0-9a-zA-Z]{10,})",
+        1,
+        None,
+    ),
+    // Slack tokens: `xox?-` (xoxa, xoxb, xoxe, xoxp, …).
+    (r"(?-u:\b)(xox[A-Za-z]-[0-9A-Za-z-]{10,})", 1, None),
+    // Slack and Discord webhook URLs: the last path segment is the secret.
+    (
+        r"(?-u:\b)hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9]+/[A-Za-z0-9]+/([A-Za-z0-9]{16,})",
+        1,
+        None,
+    ),
+    (
+        r"(?-u:\b)discord(?:app)?\.com/api/webhooks/[0-9]+/([A-Za-z0-9_-]{20,})",
+        1,
+        None,
+    ),
+    // Google API keys.
+    (r"(?-u:\b)(AIza[0-9A-Za-z_-]{35})", 1, None),
+    // Firebase Cloud Messaging server keys.
+    (
+        r"(?-u:\b)(AAAA[A-Za-z0-9_-]{7}:[A-Za-z0-9_-]{140})",
+        1,
+        None,
+    ),
+    // Tokens with a published prefix (the gitleaks rules): GitLab,
+    // Stripe webhook secrets, Hugging Face, npm, PyPI, SendGrid, Shopify,
+    // Square, Databricks, Grafana, Postman, Doppler, Atlassian, Mailchimp,
+    // age, Sentry, Docker Hub, DigitalOcean, Linear, Vault, New Relic,
+    // Pulumi, Slack app tokens.
+    (
+        concat!(
+            r"(?-u:\b)(",
+            r"gl(?:pat|ptt|dt|rt|cbt|soat|ffct|imt|oas|wt)-[A-Za-z0-9_-]{20,}",
+            r"|glagent-[A-Za-z0-9_-]{50,}|GR1348941[A-Za-z0-9_-]{20,}",
+            r"|whsec_[A-Za-z0-9+/=]{24,}",
+            r"|hf_[A-Za-z0-9]{30,}|api_org_[A-Za-z0-9]{30,}",
+            r"|npm_[A-Za-z0-9]{36}",
+            r"|pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{40,}",
+            r"|SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}",
+            r"|shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}",
+            r"|sq0(?:atp|csp|idp)-[A-Za-z0-9_-]{22,60}|EAAA[A-Za-z0-9_-]{22,60}",
+            r"|dapi[a-f0-9]{32}(?:-[0-9]+)?",
+            r"|glc_[A-Za-z0-9+/]{32,400}={0,3}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|eyJrIjoi[A-Za-z0-9]{70,400}={0,3}",
+            r"|PMAK-[a-fA-F0-9]{24}-[a-fA-F0-9]{34}",
+            r"|dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,44}",
+            r"|ATATT3[A-Za-z0-9_=-]{50,}|ATCTT3[A-Za-z0-9_=-]{50,}",
+            r"|[0-9a-f]{32}-us[0-9]{1,2}",
+            r"|AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}",
+            r"|sntry[us]_[A-Za-z0-9+/=_]{40,}",
+            r"|dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}",
+            r"|do[opr]_v1_[a-f0-9]{64}",
+            r"|lin_api_[A-Za-z0-9]{40}",
+            r"|hv[sb]\.[A-Za-z0-9_-]{24,}",
+            r"|NRAK-[A-Z0-9]{27}",
+            r"|pul-[a-f0-9]{40}",
+            r"|xapp-[0-9]-[A-Z0-9]+-[0-9]+-[a-z0-9]+",
+            // A token may end in `-` or `=`: it ends where its alphabet does.
+            r")(?:[^A-Za-z0-9_-]|$)"
+        ),
+        1,
+        None,
+    ),
+    // Telegram bot tokens: the bot's id, a colon, 35 characters.
+    (r"(?-u:\b)([0-9]{5,16}:A[A-Za-z0-9_-]{34})(?-u:\b)", 1, None),
+    // Atlassian API tokens of the older 24-character kind, next to a
+    // telling name.
+    (
+        r#"(?i)(?:atlassian|confluence|jira)[a-z0-9_.-]{0,20}["']?\s*[:=]\s*["']?([a-z0-9]{24})(?-u:\b)"#,
+        1,
+        None,
+    ),
+    // A Sentry DSN: its key is the user part of the URL.
+    (
+        r"(?i)(?-u:\b)https?://([a-f0-9]{32})(?::[a-f0-9]{32})?@",
+        1,
+        None,
+    ),
+    // JSON Web Tokens.
+    (
+        r"(?-u:\b)(eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})",
+        1,
+        None,
+    ),
+    // GitHub tokens (classic, OAuth, server, user, refresh, fine-grained).
+    (
+        r"(?-u:\b)((?:ghp|gho|ghs|ghu|ghr)_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})",
+        1,
+        None,
+    ),
+    // OpenAI / Anthropic style keys (long enough not to be `sk-learn`).
+    // A path like `docs/sk-learn-pipeline-notes.md` is words, not a key.
+    (
+        r"(?-u:\b)(sk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,})",
+        1,
+        Some(looks_like_credential),
+    ),
+    // Bearer tokens in headers.
+    (r"(?i)(?-u:\b)bearer\s+([A-Za-z0-9._~+/-]{16,}=*)", 1, None),
+    // Basic credentials in headers (base64 of user:password).
+    (
+        r"(?i)(?-u:\b)authorization\s*:\s*basic\s+([A-Za-z0-9+/]{8,}={0,2})",
+        1,
+        Some(looks_like_credential),
+    ),
+    // key = "quoted value" / "key": "value" for secret-ish key names.
+    (
+        concat!(
+            r#"["']?"#,
+            key!(),
+            r#"["']?\s*[:=]\s*"([^"\s\[/~.$<{][^"]{3,})""#
+        ),
+        1,
+        None,
+    ),
+    (
+        concat!(
+            r#"["']?"#,
+            key!(),
+            r#"["']?\s*[:=]\s*'([^'\s\[/~.$<{][^']{3,})'"#
+        ),
+        1,
+        None,
+    ),
+    // A shell or .env assignment to an all-capitals secret variable
+    // (`DB_PASS=sunshine`, `export PGPASSWORD=…`): whatever is assigned is
+    // the secret, plain word or not, unless it is a variable, a path, a
+    // placeholder or a flag value.
+    (
+        r#"(?-u:\b)[A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY|PRIVATE_?KEY|SECRET_?KEY)=([^\s"'$<{\[/~.(:=][^\s"',;]{3,})"#,
+        1,
+        Some(not_a_flag),
+    ),
+    // key=value unquoted: the value must look like a credential (6+ chars,
+    // not a path, variable or placeholder, not a plain word).
+    (
+        concat!(key!(), r#"\s*[:=]\s*([^\s"',;\[/~.$<{(:=][^\s"',;]{5,})"#),
+        1,
+        Some(credential_not_code),
+    ),
+];
+
+/// True if an unquoted value reads as a credential rather than a word
+/// (`password: required`): it holds a digit, a symbol, or a capital
+/// after its first letter. Sentence punctuation at the end does not count.
+fn looks_like_credential(value: &str) -> bool {
+    let v = value.trim_end_matches(['.', ',', '!', '?', ':', ';', ')']);
+    let symbol = |c: char| !c.is_alphanumeric() && !matches!(c, '-' | '_' | '.' | '/');
+    v.chars().any(|c| c.is_ascii_digit() || symbol(c))
+        || (v.chars().any(char::is_lowercase) && v.chars().skip(1).any(char::is_uppercase))
+}
+
+/// [`looks_like_credential`], and not code that reads a secret from
+/// elsewhere: `os.environ[`, `getenv(`, `Ident(s)`, `process.env.KEY`.
+fn credential_not_code(value: &str) -> bool {
+    static CODE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(r"^(?:[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*(?:[\[(]|::)|process\.env\.|os\.environ|ENV\[)").ok()
+    });
+    looks_like_credential(value) && !CODE.as_ref().is_some_and(|re| re.is_match(value))
+}
+
+/// True unless the value is a number (`docker run -u 1000:1000` is a uid
+/// and gid, not a user and password).
+fn not_a_number(value: &str) -> bool {
+    !value.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// True unless an assigned value is a flag (`USE_TOKEN=true`).
+fn not_a_flag(value: &str) -> bool {
+    !["true", "false", "none", "null", "unset", "empty"]
+        .iter()
+        .any(|w| value.eq_ignore_ascii_case(w))
+}
