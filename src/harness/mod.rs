@@ -43,21 +43,33 @@ struct Hook {
     background: bool,
 }
 
+/// Loads memory at start, after a resume, a clear or the platform's own
+/// compaction.
+const SESSION_START: Hook = Hook {
+    event: "SessionStart",
+    matcher: Some("startup|resume|clear|compact"),
+    hipo_event: "session-start",
+    timeout_s: 10,
+    background: false,
+};
+const PROMPT: Hook = Hook {
+    event: "UserPromptSubmit",
+    matcher: None,
+    hipo_event: "prompt",
+    timeout_s: 5,
+    background: false,
+};
+const PRE_COMPACT: Hook = Hook {
+    event: "PreCompact",
+    matcher: None,
+    hipo_event: "pre-compact",
+    timeout_s: 60,
+    background: false,
+};
+
 const CLAUDE_HOOKS: [Hook; 5] = [
-    Hook {
-        event: "SessionStart",
-        matcher: Some("startup|resume|clear|compact"),
-        hipo_event: "session-start",
-        timeout_s: 10,
-        background: false,
-    },
-    Hook {
-        event: "UserPromptSubmit",
-        matcher: None,
-        hipo_event: "prompt",
-        timeout_s: 5,
-        background: false,
-    },
+    SESSION_START,
+    PROMPT,
     Hook {
         event: "Stop",
         matcher: None,
@@ -65,13 +77,7 @@ const CLAUDE_HOOKS: [Hook; 5] = [
         timeout_s: 60,
         background: true,
     },
-    Hook {
-        event: "PreCompact",
-        matcher: None,
-        hipo_event: "pre-compact",
-        timeout_s: 60,
-        background: false,
-    },
+    PRE_COMPACT,
     Hook {
         event: "SessionEnd",
         matcher: None,
@@ -83,20 +89,8 @@ const CLAUDE_HOOKS: [Hook; 5] = [
 
 /// Codex has no background hooks and clamps SessionEnd to 3 s.
 const CODEX_HOOKS: [Hook; 4] = [
-    Hook {
-        event: "SessionStart",
-        matcher: Some("startup|resume|clear|compact"),
-        hipo_event: "session-start",
-        timeout_s: 10,
-        background: false,
-    },
-    Hook {
-        event: "UserPromptSubmit",
-        matcher: None,
-        hipo_event: "prompt",
-        timeout_s: 5,
-        background: false,
-    },
+    SESSION_START,
+    PROMPT,
     Hook {
         event: "Stop",
         matcher: None,
@@ -104,13 +98,7 @@ const CODEX_HOOKS: [Hook; 4] = [
         timeout_s: 30,
         background: false,
     },
-    Hook {
-        event: "PreCompact",
-        matcher: None,
-        hipo_event: "pre-compact",
-        timeout_s: 60,
-        background: false,
-    },
+    PRE_COMPACT,
 ];
 
 /// Where each platform keeps what hipo installs.

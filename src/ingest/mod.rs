@@ -114,13 +114,10 @@ pub fn read_new(
     transcript: &Path,
 ) -> Result<(Option<Entry>, Ingested)> {
     let key = transcript_key(transcript);
-    let bytes = std::fs::read(transcript).map_err(|e| Error::io(transcript, e))?;
-    let from = watermark(root, platform, &key)?
-        .filter(|at| *at <= bytes.len())
-        .unwrap_or(0);
+    let (from, bytes) = read_from(transcript, watermark(root, platform, &key)?)?;
     let parsed = match platform {
-        Platform::ClaudeCode => claude::parse(&bytes[from..]),
-        Platform::Codex => codex::parse(&bytes[from..]),
+        Platform::ClaudeCode => claude::parse(&bytes),
+        Platform::Codex => codex::parse(&bytes),
         other => {
             return Err(Error::Usage(format!(
                 "reading {} transcripts is not built yet; claude-code and codex are",
@@ -150,6 +147,22 @@ pub fn read_new(
         body: format!("{}{mark}\n", body(&parsed.messages)),
     };
     Ok((Some(entry), report))
+}
+
+/// The transcript from the watermark on (from the start when there is
+/// none, or when the file is now shorter: a new transcript by that name).
+/// Only the new part is read: a long session's transcript is not read
+/// whole at every turn.
+fn read_from(transcript: &Path, mark: Option<usize>) -> Result<(usize, Vec<u8>)> {
+    use std::io::{Read, Seek, SeekFrom};
+    let err = |e| Error::io(transcript, e);
+    let mut file = std::fs::File::open(transcript).map_err(err)?;
+    let len = file.metadata().map_err(err)?.len();
+    let from = mark.filter(|at| *at as u64 <= len).unwrap_or(0);
+    file.seek(SeekFrom::Start(from as u64)).map_err(err)?;
+    let mut bytes = Vec::new();
+    file.read_to_end(&mut bytes).map_err(err)?;
+    Ok((from, bytes))
 }
 
 /// The transcript's name in watermarks: its file stem (Claude Code's and
