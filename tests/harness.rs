@@ -199,3 +199,35 @@ fn a_hook_outside_a_project_or_with_bad_input_stays_quiet_and_exits_0() {
     assert!(out.stdout.is_empty());
     assert!(String::from_utf8_lossy(&out.stderr).contains("not the JSON a hook gets"));
 }
+
+#[test]
+fn init_and_ingest_refuse_what_they_cannot_do_and_write_nothing() {
+    let p = Project::empty();
+    std::fs::create_dir(p.path().join(".claude")).unwrap();
+    std::fs::create_dir(p.path().join(".codex")).unwrap();
+    let t = p.path().join("t.jsonl");
+    std::fs::write(&t, "{}\n").unwrap();
+    let before = p.snapshot();
+    let (code, _, err) = p.run(["init"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("several agent platforms found") && err.contains("--platform"),
+        "{err}"
+    );
+    let (code, _, err) = p.run(["init", "--platform", "opencode"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("not built yet; claude-code and codex are"),
+        "{err}"
+    );
+    let (code, _, err) = p.run(["init", "--platform", "vscode"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is not a platform"), "{err}");
+    let (code, _, err) = p.run(["ingest", "--platform", "openclaw", t.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("reading openclaw transcripts is not built yet"),
+        "{err}"
+    );
+    assert_eq!(before, p.snapshot());
+}

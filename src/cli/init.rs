@@ -22,6 +22,9 @@ pub fn run(ctx: &Ctx, platforms: &[Platform]) -> Result<u8> {
         },
         given => given.to_vec(),
     };
+    for p in &platforms {
+        harness::check_supported(*p)?;
+    }
     let (_, report) = Hipo::init(&root, ctx.today())?;
     let bin = hook_command();
     let installed = platforms

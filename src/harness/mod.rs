@@ -134,6 +134,12 @@ fn layout(platform: Platform) -> Result<Layout> {
     }
 }
 
+/// Whether hipo can install into `platform`: checked before anything is
+/// written, so a refused platform leaves the project as it was.
+pub fn check_supported(platform: Platform) -> Result<()> {
+    layout(platform).map(drop)
+}
+
 /// Installs hipo for `platform` under `root`; `bin` is the command that
 /// runs hipo from a hook.
 pub fn install(root: &Path, platform: Platform, bin: &str) -> Result<Report> {
