@@ -59,8 +59,6 @@ pub struct Input {
     pub transcript_path: Option<PathBuf>,
     #[serde(default)]
     pub prompt: Option<String>,
-    #[serde(default)]
-    pub session_id: Option<String>,
     /// Why a session started: startup, resume, clear, compact.
     #[serde(default)]
     pub source: Option<String>,
