@@ -114,17 +114,8 @@ pub fn read_new(
     transcript: &Path,
 ) -> Result<(Option<Entry>, Ingested)> {
     let key = transcript_key(transcript);
-    let (from, bytes) = read_from(transcript, watermark(root, platform, &key)?)?;
-    let parsed = match platform {
-        Platform::ClaudeCode => claude::parse(&bytes),
-        Platform::Codex => codex::parse(&bytes),
-        other => {
-            return Err(Error::Usage(format!(
-                "reading {} transcripts is not built yet; claude-code and codex are",
-                other.as_str()
-            )));
-        }
-    };
+    let mark = watermark(root, platform, &key)?;
+    let (parsed, cursor) = read_since(platform, transcript, mark.as_deref())?;
     let mut report = Ingested {
         transcript: transcript.display().to_string(),
         messages: parsed.messages.len(),
@@ -135,11 +126,7 @@ pub fn read_new(
         report.messages = 0;
         return Ok((None, report));
     }
-    let mark = format!(
-        "<!-- hipo:ingest {} {key} {} -->",
-        platform.as_str(),
-        from + parsed.consumed
-    );
+    let mark = format!("<!-- hipo:ingest {} {key} {cursor} -->", platform.as_str());
     let entry = Entry {
         kind: EntryType::Project,
         topic: title(&parsed, platform),
@@ -147,6 +134,34 @@ pub fn read_new(
         body: format!("{}{mark}\n", body(&parsed.messages)),
     };
     Ok((Some(entry), report))
+}
+
+/// A transcript read from its cursor on, with the cursor to store next.
+/// The cursor is opaque to everything but the platform's reader: a byte
+/// offset for the JSONL transcripts (Claude Code, Codex); a store's own
+/// order (the last row's id or sequence number) for platforms that keep
+/// transcripts in a database. It holds no whitespace and no `--`.
+fn read_since(
+    platform: Platform,
+    transcript: &Path,
+    mark: Option<&str>,
+) -> Result<(Parsed, String)> {
+    match platform {
+        Platform::ClaudeCode | Platform::Codex => {
+            let offset = mark.and_then(|m| m.parse().ok());
+            let (from, bytes) = read_from(transcript, offset)?;
+            let parsed = match platform {
+                Platform::ClaudeCode => claude::parse(&bytes),
+                _ => codex::parse(&bytes),
+            };
+            let cursor = (from + parsed.consumed).to_string();
+            Ok((parsed, cursor))
+        }
+        other => Err(Error::Usage(format!(
+            "reading {} transcripts is not built yet; claude-code and codex are",
+            other.as_str()
+        ))),
+    }
 }
 
 /// The transcript from the watermark on (from the start when there is
@@ -174,10 +189,10 @@ fn transcript_key(path: &Path) -> String {
         .replace("__", "_")
 }
 
-/// The offset the newest entry of this transcript recorded. Raw logs are
+/// The cursor the newest entry of this transcript recorded. Raw logs are
 /// read newest first and the first that names the transcript holds its
-/// latest watermark (offsets only grow).
-fn watermark(root: &Path, platform: Platform, key: &str) -> Result<Option<usize>> {
+/// latest watermark (cursors only move forward).
+fn watermark(root: &Path, platform: Platform, key: &str) -> Result<Option<String>> {
     let needle = format!("<!-- hipo:ingest {} {key} ", platform.as_str());
     let dir = root.join(crate::layout::MEMORY_DIR);
     let mut days: Vec<String> = match std::fs::read_dir(&dir) {
@@ -199,7 +214,7 @@ fn watermark(root: &Path, platform: Platform, key: &str) -> Result<Option<usize>
         let text = String::from_utf8_lossy(&text);
         if let Some(i) = text.rfind(&needle) {
             let rest = &text[i + needle.len()..];
-            return Ok(rest.split_whitespace().next().and_then(|n| n.parse().ok()));
+            return Ok(rest.split_whitespace().next().map(str::to_string));
         }
     }
     Ok(None)
