@@ -56,9 +56,9 @@ const KNOWN_KEYS: &[(&str, &[&str])] = &[
 pub struct RecallConfig {
     /// The most a prompt's recall may hold, in tokens.
     pub budget_tokens: usize,
-    /// The score the best passage needs, else nothing is injected. Scores
-    /// are BM25 sums and grow with the memory: a small memory wants a
-    /// lower floor than the default, set on a 16 MB one.
+    /// The relevance the best passage needs, else nothing is injected
+    /// (the score over the memory's chance level, so one floor fits a
+    /// young memory and a large one).
     pub floor: f32,
 }
 

@@ -293,6 +293,7 @@ mod tests {
             kind: EntryType::Project,
             status: None,
             score: 1.0,
+            relevance: 1.0,
             snippet: String::new(),
             snippet_text: String::new(),
             highlights: Vec::new(),

@@ -99,3 +99,33 @@ fn below_the_floor_the_pack_is_empty() {
     assert_eq!(v["abstained"], true);
     assert_eq!(v["passages"].as_array().unwrap().len(), 0);
 }
+
+/// The floor counts in units of the memory's chance level, so a young
+/// memory (the sample: a few KB) answers a question it holds with the
+/// default floor, which a fixed BM25 score set on a 16 MB memory never
+/// let through; and the config's `recall.floor` is what `hipo recall`
+/// uses when `--floor` is not given.
+#[test]
+fn a_young_memory_recalls_with_the_default_floor_and_the_config_floor_holds() {
+    let p = sample();
+    let v = p.json(["recall", "when did we cut over to postgres 16?"]);
+    assert_eq!(v["abstained"], false, "{v}");
+    assert!(
+        v["passages"][0]["heading"]
+            .as_str()
+            .unwrap()
+            .contains("Postgres 16 cutover"),
+        "{v}"
+    );
+    let config = p.read("hipocampus.config.json");
+    let config = config
+        .trim_end()
+        .strip_suffix('}')
+        .unwrap()
+        .trim_end()
+        .to_string()
+        + ",\n  \"recall\": {\"floor\": 1000}\n}\n";
+    p.write("hipocampus.config.json", config);
+    let v = p.json(["recall", "when did we cut over to postgres 16?"]);
+    assert_eq!(v["abstained"], true, "{v}");
+}

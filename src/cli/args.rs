@@ -288,7 +288,8 @@ pub struct RecallArgs {
     /// Tokens the pack may hold (about 4 ASCII bytes a token).
     #[arg(long, default_value_t = hipo::recall::DEFAULT_BUDGET)]
     pub budget: usize,
-    /// The score the best passage must reach, or the pack is empty.
-    #[arg(long, default_value_t = hipo::recall::DEFAULT_FLOOR)]
-    pub floor: f32,
+    /// The relevance the best passage must reach, or the pack is empty
+    /// (default: the config's `recall.floor`, else 1.15).
+    #[arg(long)]
+    pub floor: Option<f32>,
 }

@@ -33,7 +33,7 @@ fn try_run(ctx: &Ctx, platform: Platform, event: Event) -> anyhow::Result<()> {
         ..Settings::new(ctx.today(), chrono::Utc::now())
     };
     let outcome = hook::run(&hipo, platform, event, &input, &settings)?;
-    finish(&hipo, &outcome);
+    finish(&hipo, &outcome, settings.today);
     Ok(())
 }
 
@@ -48,7 +48,7 @@ fn project(ctx: &Ctx, input: &Input) -> Option<Hipo> {
     Hipo::find(ctx.dir.as_deref(), &cwd).ok()
 }
 
-fn finish(hipo: &Hipo, outcome: &Outcome) {
+fn finish(hipo: &Hipo, outcome: &Outcome, today: chrono::NaiveDate) {
     if !outcome.stdout.is_empty() {
         print!("{}", outcome.stdout);
     }
@@ -61,7 +61,7 @@ fn finish(hipo: &Hipo, outcome: &Outcome) {
         );
     }
     if outcome.compact_in_background
-        && let Err(e) = compact_detached(hipo.root())
+        && let Err(e) = compact_detached(hipo.root(), today)
     {
         eprintln!("hipo hook: could not start a background compaction: {e}");
     }
@@ -69,11 +69,15 @@ fn finish(hipo: &Hipo, outcome: &Outcome) {
 
 /// Starts `hipo compact` in a process group of its own, its output
 /// discarded, so the hook returns at once and the platform killing the
-/// hook's group does not kill the compaction.
-fn compact_detached(root: &Path) -> std::io::Result<()> {
+/// hook's group does not kill the compaction. It compacts for the hook's
+/// date, so a hook run with `--today` is followed by a compaction that
+/// agrees with it.
+fn compact_detached(root: &Path, today: chrono::NaiveDate) -> std::io::Result<()> {
     let mut cmd = std::process::Command::new(std::env::current_exe()?);
     cmd.arg("--dir")
         .arg(root)
+        .arg("--today")
+        .arg(today.to_string())
         .arg("compact")
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())

@@ -1,4 +1,4 @@
-//! `hipo recall QUERY… [--budget TOKENS] [--floor SCORE]`
+//! `hipo recall QUERY… [--budget TOKENS] [--floor RELEVANCE]`
 
 use super::Ctx;
 use super::args::RecallArgs;
@@ -6,12 +6,13 @@ use super::output::{Bar, print_json, report_sync, search_code};
 use anyhow::Result;
 
 pub fn run(ctx: &Ctx, args: &RecallArgs) -> Result<u8> {
+    let hipo = ctx.hipo()?;
     let opts = hipo::recall::Options {
         budget: args.budget,
-        floor: args.floor,
+        floor: args.floor.unwrap_or(hipo.config().recall.floor),
         today: ctx.today(),
     };
-    let (pack, searcher) = ctx.hipo()?.recall(
+    let (pack, searcher) = hipo.recall(
         &args.query.join(" "),
         &opts,
         ctx.lock_wait(),

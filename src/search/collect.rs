@@ -94,6 +94,24 @@ pub(super) fn columns(searcher: &Searcher) -> Result<Vec<Columns>> {
         .collect()
 }
 
+/// How many distinct passages the index holds: sections and windows
+/// counted once per fingerprint, so a raw entry and its copies in the
+/// daily, weekly and monthly nodes count as one.
+pub(super) fn distinct_passages(searcher: &Searcher, cols: &[Columns]) -> usize {
+    let mut seen = rustc_hash::FxHashSet::default();
+    for (reader, c) in searcher.segment_readers().iter().zip(cols) {
+        let alive = reader.alive_bitset();
+        for doc in 0..reader.max_doc() {
+            if alive.is_none_or(|a| a.is_alive(doc))
+                && let Some(fp) = c.fp.first(doc)
+            {
+                seen.insert(fp);
+            }
+        }
+    }
+    seen.len()
+}
+
 /// The best `limit` groups, best first. Copies of a passage score alike,
 /// so the candidate pool grows until it holds `limit` distinct passages.
 pub(super) fn collect(

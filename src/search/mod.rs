@@ -95,6 +95,11 @@ pub struct Hit {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
     pub score: f32,
+    /// The score over what a section scores by chance in a memory this
+    /// size (`terms::chance_level`): comparable between a young memory and
+    /// a large one, where the score is not (a fixed score floor fits one
+    /// memory size only).
+    pub relevance: f32,
     /// The snippet with matches in `**…**`.
     pub snippet: String,
     /// The snippet without markers...
@@ -136,6 +141,7 @@ pub fn search(index: &SearchIndex, root: &Path, q: &Query, opts: &Options) -> Re
         filter: built.filter.as_deref(),
         passage: built.passage.as_deref(),
         marker: &Marker::new(&searcher, &f, &built.positive),
+        unit: terms::chance_level(&searcher, &f, collect::distinct_passages(&searcher, &cols)),
         passages: &Passages {
             root,
             trust_index: opts.trust_index,
@@ -173,6 +179,8 @@ struct HitContext<'a> {
     /// Scores a section's windows, to show the best.
     passage: Option<&'a dyn TQuery>,
     marker: &'a Marker,
+    /// [`Hit::relevance`]'s unit.
+    unit: f32,
     passages: &'a Passages<'a>,
     opts: &'a Options,
 }
@@ -209,6 +217,7 @@ impl HitContext<'_> {
             kind: doc.kind,
             status: doc.status,
             score: g.score,
+            relevance: g.score / self.unit,
             snippet: snip.marked,
             snippet_text: snip.text,
             highlights: snip.highlights,
