@@ -21,6 +21,11 @@ fn hook(p: &Project, event: &str, extra: &str) -> String {
         p.path().join("s-42.jsonl").display(),
         p.path().display()
     );
+    hook_stdin(p, event, &stdin)
+}
+
+/// `hipo --today TODAY hook claude-code EVENT` with `stdin`.
+fn hook_stdin(p: &Project, event: &str, stdin: &str) -> String {
     let mut child = Command::new(env!("CARGO_BIN_EXE_hipo"))
         .args(["--today", TODAY, "hook", "claude-code", event])
         .current_dir(p.path().parent().unwrap())
@@ -181,4 +186,62 @@ fn an_agents_day_from_install_to_recall() {
             .count(),
         1
     );
+}
+
+/// Hooks fire in parallel: eight at once on one project (four
+/// checkpoints, four captures of two growing transcripts, each fired
+/// twice), for three rounds. Every entry lands exactly once.
+#[test]
+fn eight_hooks_at_once_lose_and_duplicate_nothing() {
+    let p = Project::sample();
+    let transcripts = ["t-a", "t-b"].map(|name| p.path().join(format!("{name}.jsonl")));
+    for round in 0..3 {
+        for (i, t) in transcripts.iter().enumerate() {
+            let line = format!(
+                r#"{{"type":"user","uuid":"u{round}{i}","sessionId":"s{i}","timestamp":"{TODAY}T10:00:00Z","message":{{"role":"user","content":"round {round} words of transcript {i} zebra{round}x{i}"}}}}"#
+            ) + "\n";
+            let mut f = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(t)
+                .unwrap();
+            f.write_all(line.as_bytes()).unwrap();
+        }
+        std::thread::scope(|s| {
+            for k in 0..4 {
+                let p = &p;
+                s.spawn(move || checkpoint(p, &format!("parallel-{round}-{k}"), &["outcome=ok"]));
+            }
+            for t in transcripts.iter().chain(&transcripts) {
+                let p = &p;
+                s.spawn(move || {
+                    let stdin = format!(
+                        r#"{{"session_id":"x","transcript_path":"{}","cwd":"{}","hook_event_name":"Stop"}}"#,
+                        t.display(),
+                        p.path().display()
+                    );
+                    assert_eq!(hook_stdin(p, "stop", &stdin), "");
+                });
+            }
+        });
+    }
+    let log = p.read(&format!("memory/{TODAY}.md"));
+    for round in 0..3 {
+        for k in 0..4 {
+            assert_eq!(
+                log.matches(&format!("## parallel-{round}-{k} [project]"))
+                    .count(),
+                1,
+                "{log}"
+            );
+        }
+        for i in 0..2 {
+            assert_eq!(
+                log.matches(&format!("User: round {round} words of transcript {i}"))
+                    .count(),
+                1,
+                "{log}"
+            );
+        }
+    }
 }
