@@ -27,10 +27,19 @@ pub fn run(ctx: &Ctx, platforms: &[Platform]) -> Result<u8> {
     }
     let (_, report) = Hipo::init(&root, ctx.today())?;
     let bin = hook_command();
-    let installed = platforms
+    let mut installed = platforms
         .iter()
         .map(|p| harness::install(&root, *p, &bin))
         .collect::<hipo::Result<Vec<Report>>>()?;
+    if bin != "hipo" {
+        // Shared files (Codex's project hooks, the MCP registrations)
+        // call `hipo` on PATH, which is not this binary yet.
+        for r in &mut installed {
+            r.next_steps.push(format!(
+                "put hipo on PATH (cargo install --path . or a link to {bin}): the hooks and the MCP server in shared files run `hipo`"
+            ));
+        }
+    }
     if ctx.json {
         #[derive(serde::Serialize)]
         struct Out<'a> {

@@ -107,6 +107,10 @@ struct Layout {
     imports: Option<&'static str>,
     skills_dir: &'static str,
     hooks_file: &'static str,
+    /// The hooks file is the user's own, never committed: the absolute
+    /// path of this binary may go there. A file a project shares calls
+    /// `hipo` on `PATH`, which works on every teammate's machine.
+    hooks_personal: bool,
     hooks: &'static [Hook],
 }
 
@@ -118,6 +122,7 @@ fn layout(platform: Platform) -> Result<Layout> {
             skills_dir: ".claude/skills",
             // Personal and not committed: a machine path may go here.
             hooks_file: ".claude/settings.local.json",
+            hooks_personal: true,
             hooks: &CLAUDE_HOOKS,
         }),
         Platform::Codex => Ok(Layout {
@@ -125,6 +130,10 @@ fn layout(platform: Platform) -> Result<Layout> {
             imports: None,
             skills_dir: ".agents/skills",
             hooks_file: ".codex/hooks.json",
+            // The project layer, which a repository commits and Codex
+            // hashes for its trust review: a machine path would differ
+            // on every machine.
+            hooks_personal: false,
             hooks: &CODEX_HOOKS,
         }),
         other => Err(Error::Usage(format!(
@@ -141,9 +150,11 @@ pub fn check_supported(platform: Platform) -> Result<()> {
 }
 
 /// Installs hipo for `platform` under `root`; `bin` is the command that
-/// runs hipo from a hook.
+/// runs hipo from a personal hooks file (`hipo`, or this binary's path
+/// when `hipo` on `PATH` is not it); shared files always call `hipo`.
 pub fn install(root: &Path, platform: Platform, bin: &str) -> Result<Report> {
     let l = layout(platform)?;
+    let bin = if l.hooks_personal { bin } else { "hipo" };
     let mut report = Report {
         platform: platform.as_str().into(),
         ..Default::default()
