@@ -208,7 +208,8 @@ impl<'h> Session<'h> {
         transcript: &Path,
         today: NaiveDate,
     ) -> Result<Ingested> {
-        let (entry, mut report) = ingest::read_new(self.root(), platform, transcript)?;
+        let (entry, mut report) =
+            ingest::read_new(self.root(), &|| self.store().ok(), platform, transcript)?;
         if let Some(entry) = entry {
             let appended = self.append_counted(&entry, today, false)?;
             report.at = Some(format!("{}:{}", appended.path, appended.line));

@@ -13,6 +13,7 @@
 
 mod claude;
 mod codex;
+mod marks;
 
 use crate::error::{Error, Result};
 use crate::journal::Entry;
@@ -108,13 +109,16 @@ const TOOL_CHARS: usize = 160;
 
 /// What is new in `transcript` since its watermark, as an entry (`None`
 /// when nothing is), with the report so far.
-pub fn read_new(
+/// The store caches where watermarks are (see [`marks`]); `store` opens
+/// it for writing, called only when the cache is worth updating.
+pub(crate) fn read_new<'s>(
     root: &Path,
+    store: &dyn Fn() -> Option<&'s crate::store::Store>,
     platform: Platform,
     transcript: &Path,
 ) -> Result<(Option<Entry>, Ingested)> {
     let key = transcript_key(transcript);
-    let mark = watermark(root, platform, &key)?;
+    let mark = marks::find(root, store, platform, &key)?;
     let (parsed, cursor) = read_since(platform, transcript, mark.as_deref())?;
     let mut report = Ingested {
         transcript: transcript.display().to_string(),
@@ -187,37 +191,6 @@ fn transcript_key(path: &Path) -> String {
         .map(|s| s.to_string_lossy().replace(['-', ' '], "_"))
         .unwrap_or_default()
         .replace("__", "_")
-}
-
-/// The cursor the newest entry of this transcript recorded. Raw logs are
-/// read newest first and the first that names the transcript holds its
-/// latest watermark (cursors only move forward).
-fn watermark(root: &Path, platform: Platform, key: &str) -> Result<Option<String>> {
-    let needle = format!("<!-- hipo:ingest {} {key} ", platform.as_str());
-    let dir = root.join(crate::layout::MEMORY_DIR);
-    let mut days: Vec<String> = match std::fs::read_dir(&dir) {
-        Ok(entries) => entries
-            .flatten()
-            .filter_map(|e| e.file_name().into_string().ok())
-            .filter(|n| {
-                crate::layout::classify(&format!("memory/{n}"))
-                    .is_ok_and(|k| matches!(k, crate::layout::PathKind::Raw(_)))
-            })
-            .collect(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(Error::io(&dir, e)),
-    };
-    days.sort_unstable_by(|a, b| b.cmp(a));
-    for day in days {
-        let path = dir.join(&day);
-        let text = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
-        let text = String::from_utf8_lossy(&text);
-        if let Some(i) = text.rfind(&needle) {
-            let rest = &text[i + needle.len()..];
-            return Ok(rest.split_whitespace().next().map(str::to_string));
-        }
-    }
-    Ok(None)
 }
 
 /// `Session <time> <first words of the user>`.

@@ -11,6 +11,7 @@
 
 pub(crate) mod index;
 pub(crate) mod llm;
+pub(crate) mod marks;
 
 use crate::codec;
 use crate::error::{Error, Result};
