@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The hooks and capture as whole processes, on the MemAware corpus with its
 # tree built: session-start, a prompt's recall, ingesting a 1 MB Claude Code
-# transcript delta, and a no-op re-ingest. Targets: 20 / 30 / 100 / 10 ms.
+# transcript delta, a no-op re-ingest, and a new session's first capture
+# (its watermark looked for in every raw log, through the store's cache).
+# Targets: 20 / 30 / 100 / 10 ms.
 # Usage: benches/hooks.sh [corpus-dir]   (needs hyperfine, python3, a release build)
 set -euo pipefail
 source "$(dirname "$0")/setup.sh"
@@ -42,4 +44,18 @@ hyperfine --warmup 1 --runs 20 --export-json "$work/ingest.json" \
 "$hipo" --dir "$work/p" ingest "$work/bench.jsonl" > /dev/null
 hyperfine --warmup 3 --runs 30 --export-json "$work/noop.json" \
   -n "re-ingest, nothing new" "$hipo --dir $work/p ingest $work/bench.jsonl" > /dev/null
-median "$work/hooks.json"; median "$work/ingest.json"; median "$work/noop.json"
+# A transcript never captured before, under a new name each run (the
+# copy costs the same in every run; "copy only" measures it).
+printf '%s\n' '{"type":"user","uuid":"n1","sessionId":"new","timestamp":"2023-07-15T11:00:00Z","message":{"role":"user","content":"a new session"}}' > "$work/new.jsonl"
+mkdir -p "$work/new"
+cat > "$work/new.sh" <<SH
+#!/bin/sh
+n=\$(ls "$work/new" | wc -l)
+cp "$work/new.jsonl" "$work/new/s\$n.jsonl"
+[ "\$1" = copy ] || exec "$hipo" --dir "$work/p" ingest "$work/new/s\$n.jsonl" > /dev/null
+SH
+chmod +x "$work/new.sh"
+hyperfine -N --warmup 3 --runs 40 --export-json "$work/new.json" \
+  -n "a new session's first capture" "$work/new.sh" \
+  -n "copy only" "$work/new.sh copy" > /dev/null
+median "$work/hooks.json"; median "$work/ingest.json"; median "$work/noop.json"; median "$work/new.json"
