@@ -34,6 +34,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     }
     tmp.write_all(bytes).map_err(|e| Error::io(path, e))?;
     tmp.as_file().sync_data().map_err(|e| Error::io(path, e))?;
+    crate::failpoint::hit("write_atomic", &path.display()).map_err(|e| Error::io(path, e))?;
     tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
     Ok(())
 }

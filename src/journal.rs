@@ -105,7 +105,8 @@ pub fn append(root: &Path, entry: &Entry, today: NaiveDate) -> Result<Written> {
     // The heading starts after every newline before it.
     let line = newlines + out.matches('\n').count() + 1;
     out.push_str(&text);
-    file.write_all(out.as_bytes())
+    crate::failpoint::hit("journal.append", &path.display())
+        .and_then(|()| file.write_all(out.as_bytes()))
         .and_then(|()| file.sync_data())
         .map_err(|e| Error::io(&path, e))?;
     Ok(Written {
