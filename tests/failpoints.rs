@@ -212,7 +212,8 @@ fn compaction() {
     let new = snapshot(&clean);
     assert_ne!(old, new, "the run under test changes the tree");
     assert!(
-        new.keys().any(|p| p.to_string_lossy().ends_with(".md.prev")),
+        new.keys()
+            .any(|p| p.to_string_lossy().ends_with(".md.prev")),
         "the hand-edited node is kept as .prev"
     );
     let check = |p: &Project, out: &Output| {
