@@ -13,8 +13,9 @@ pub enum Error {
     /// No project root could be found or the given one does not exist.
     #[error("{0}")]
     NoProject(String),
-    /// Reading or writing a file failed.
-    #[error("{}: {source}", path.display())]
+    /// Reading or writing a file failed (with what to do, when the
+    /// cause is a full or read-only disk).
+    #[error("{}: {source}{}", path.display(), io_hint(source))]
     Io {
         path: PathBuf,
         #[source]
@@ -66,6 +67,23 @@ pub enum Error {
     /// message says what to do instead.
     #[error("{0}")]
     Usage(String),
+}
+
+/// What the user can do about an I/O error they, not hipo, must fix. Every
+/// write is atomic (and an append reserves its space first), so a failed
+/// one left the old file whole: say so.
+fn io_hint(e: &std::io::Error) -> &'static str {
+    use std::io::ErrorKind;
+    match e.kind() {
+        ErrorKind::StorageFull | ErrorKind::QuotaExceeded => {
+            "; free some space and run hipo again (nothing was half-written)"
+        }
+        ErrorKind::ReadOnlyFilesystem => "; make it writable and run hipo again",
+        ErrorKind::PermissionDenied => {
+            "; give hipo permission to read and write there and run it again"
+        }
+        _ => "",
+    }
 }
 
 /// `what: `, or nothing for an empty `what`.

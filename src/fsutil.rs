@@ -34,6 +34,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     }
     tmp.write_all(bytes).map_err(|e| Error::io(path, e))?;
     tmp.as_file().sync_data().map_err(|e| Error::io(path, e))?;
+    crate::failpoint::hit("write_atomic", &path.display()).map_err(|e| Error::io(path, e))?;
     tmp.persist(path).map_err(|e| Error::io(path, e.error))?;
     Ok(())
 }
@@ -61,6 +62,39 @@ pub fn read_utf8(root: &Path, rel: &str) -> Result<String> {
 #[derive(Debug)]
 pub struct ProjectLock {
     _file: File,
+    /// How long `acquire` waited for another process to let go.
+    waited: Duration,
+    taken: Instant,
+}
+
+/// Set to `1` to have every lock say on stderr, when released, how long
+/// it was waited for and held (`hipo: lock waited_ms=… held_ms=…`): what
+/// the concurrency harness measures, with nothing added to any output a
+/// user or an agent reads.
+pub const LOCK_TRACE_ENV: &str = "HIPO_LOCK_TRACE";
+
+fn lock_trace() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os(LOCK_TRACE_ENV).is_some_and(|v| v == "1"))
+}
+
+impl ProjectLock {
+    /// How long taking the lock waited for another hipo process.
+    pub fn waited(&self) -> Duration {
+        self.waited
+    }
+}
+
+impl Drop for ProjectLock {
+    fn drop(&mut self) {
+        if lock_trace() {
+            eprintln!(
+                "hipo: lock waited_ms={:.3} held_ms={:.3}",
+                self.waited.as_secs_f64() * 1e3,
+                self.taken.elapsed().as_secs_f64() * 1e3
+            );
+        }
+    }
 }
 
 impl ProjectLock {
@@ -80,7 +114,13 @@ impl ProjectLock {
         let mut on_wait = Some(on_wait);
         loop {
             match file.try_lock() {
-                Ok(()) => return Ok(ProjectLock { _file: file }),
+                Ok(()) => {
+                    return Ok(ProjectLock {
+                        _file: file,
+                        waited: start.elapsed(),
+                        taken: Instant::now(),
+                    });
+                }
                 Err(std::fs::TryLockError::WouldBlock) => {
                     if let Some(f) = on_wait.take() {
                         f();

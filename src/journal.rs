@@ -105,7 +105,9 @@ pub fn append(root: &Path, entry: &Entry, today: NaiveDate) -> Result<Written> {
     // The heading starts after every newline before it.
     let line = newlines + out.matches('\n').count() + 1;
     out.push_str(&text);
-    file.write_all(out.as_bytes())
+    crate::failpoint::hit("journal.append", &path.display())
+        .and_then(|()| reserve(&file, out.len()))
+        .and_then(|()| file.write_all(out.as_bytes()))
         .and_then(|()| file.sync_data())
         .map_err(|e| Error::io(&path, e))?;
     Ok(Written {
@@ -113,6 +115,36 @@ pub fn append(root: &Path, entry: &Entry, today: NaiveDate) -> Result<Written> {
         line,
         lines: out.matches('\n').count(),
     })
+}
+
+/// Reserves room for `len` more bytes at the end of `file`, so that on a
+/// full disk the append fails before writing anything rather than leaving
+/// half an entry (`write_all` on a short write). Where the file system
+/// cannot reserve, the write goes ahead as before.
+#[cfg(target_os = "linux")]
+fn reserve(file: &std::fs::File, len: usize) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let end = file.metadata()?.len();
+    let (Ok(end), Ok(len)) = (libc::off_t::try_from(end), libc::off_t::try_from(len)) else {
+        return Ok(());
+    };
+    // SAFETY: fallocate(2) on a descriptor we own; KEEP_SIZE leaves the
+    // file's length, and so what readers and other appenders see, as is.
+    let r = unsafe { libc::fallocate(file.as_raw_fd(), libc::FALLOC_FL_KEEP_SIZE, end, len) };
+    if r == 0 {
+        return Ok(());
+    }
+    let e = std::io::Error::last_os_error();
+    match e.raw_os_error() {
+        Some(libc::ENOSPC) | Some(libc::EDQUOT) => Err(e),
+        // Not supported here (EOPNOTSUPP, ENOSYS, …): append unreserved.
+        _ => Ok(()),
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn reserve(_file: &std::fs::File, _len: usize) -> std::io::Result<()> {
+    Ok(())
 }
 
 /// The newlines in the file, whether it ends in one, and whether it is

@@ -2,10 +2,12 @@
 //! status, checkpoints), round after round, while the agent platform
 //! appends to today's raw log without the lock: nothing is lost or
 //! duplicated, no file is torn, searches never fail, writers wait their
-//! turn.
+//! turn. Every lock says how long it was waited for (`HIPO_LOCK_TRACE`),
+//! and the test prints the percentiles.
 
 mod common;
 use common::Project;
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::process::{Command, Output};
 
@@ -19,10 +21,39 @@ fn hipo(p: &Project, args: &[String]) -> Output {
         .args(["--today", TODAY])
         .args(args)
         .env("HIPO_LOCK_WAIT", "60")
+        .env("HIPO_LOCK_TRACE", "1")
         .env("NO_COLOR", "1")
         .env_remove("HIPO_DIR")
         .output()
         .unwrap()
+}
+
+/// The lock waits and holds (ms) a process reported on stderr.
+fn lock_times(stderr: &str) -> Vec<(f64, f64)> {
+    stderr
+        .lines()
+        .filter_map(|l| l.strip_prefix("hipo: lock "))
+        .filter_map(|l| {
+            let mut it = l.split_whitespace();
+            let waited = it.next()?.strip_prefix("waited_ms=")?.parse().ok()?;
+            let held = it.next()?.strip_prefix("held_ms=")?.parse().ok()?;
+            Some((waited, held))
+        })
+        .collect()
+}
+
+/// p50, p90, p99 and max of `v` (nearest rank), as one line.
+fn percentiles(v: &mut [f64]) -> String {
+    v.sort_by(f64::total_cmp);
+    let at = |q: f64| v[((q * v.len() as f64).ceil() as usize).clamp(1, v.len()) - 1];
+    format!(
+        "n={} p50={:.1} p90={:.1} p99={:.1} max={:.1} ms",
+        v.len(),
+        at(0.50),
+        at(0.90),
+        at(0.99),
+        at(1.0)
+    )
 }
 
 fn args(a: &[&str]) -> Vec<String> {
@@ -34,6 +65,10 @@ fn eight_processes_at_once_lose_tear_and_duplicate_nothing() {
     let p = Project::sample();
     assert_eq!(p.compact(TODAY).0, 0);
     let log = p.path().join("memory/2027-01-21.md");
+    // Lock waits and holds by command (`search` for searches, whatever
+    // their flags).
+    let mut waits: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    let mut holds: Vec<f64> = Vec::new();
     for round in 0..ROUNDS {
         let jobs: Vec<Vec<String>> = vec![
             args(&[
@@ -83,6 +118,18 @@ fn eight_processes_at_once_lose_tear_and_duplicate_nothing() {
                 let err = String::from_utf8_lossy(&out.stderr);
                 let stdout = String::from_utf8_lossy(&out.stdout);
                 assert_eq!(out.status.code(), Some(0), "{a:?}: {err} {stdout}");
+                let command = a.iter().find(|w| !w.starts_with('-')).cloned();
+                let times = lock_times(&err);
+                if command.as_deref() != Some("search") {
+                    assert!(!times.is_empty(), "{a:?} took the lock: {err}");
+                }
+                for (waited, held) in times {
+                    waits
+                        .entry(command.clone().unwrap_or_default())
+                        .or_default()
+                        .push(waited);
+                    holds.push(held);
+                }
                 if a[0] == "--json" {
                     serde_json::from_slice::<serde_json::Value>(&out.stdout)
                         .unwrap_or_else(|e| panic!("{a:?} printed no JSON ({e}): {err}"));
@@ -91,6 +138,12 @@ fn eight_processes_at_once_lose_tear_and_duplicate_nothing() {
             platform.join().unwrap();
         });
     }
+    let mut all: Vec<f64> = waits.values().flatten().copied().collect();
+    eprintln!("lock waits, all: {}", percentiles(&mut all));
+    for (command, v) in &mut waits {
+        eprintln!("lock waits, {command}: {}", percentiles(v));
+    }
+    eprintln!("lock holds, all: {}", percentiles(&mut holds));
     let text = p.read("memory/2027-01-21.md");
     for round in 0..ROUNDS {
         for which in ["first", "second"] {

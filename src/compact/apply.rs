@@ -101,6 +101,7 @@ impl Sink for Disk {
 
     fn rename(&mut self, from: &str, to: &str) -> Result<()> {
         let to = self.root.join(to);
+        crate::failpoint::hit("rename", &to.display()).map_err(|e| Error::io(&to, e))?;
         std::fs::rename(self.root.join(from), &to).map_err(|e| Error::io(&to, e))
     }
 

@@ -63,6 +63,11 @@ impl<'h> Session<'h> {
         })
     }
 
+    /// How long taking the project lock waited for another process.
+    pub fn lock_waited(&self) -> std::time::Duration {
+        self._lock.waited()
+    }
+
     /// The project root.
     pub fn root(&self) -> &Path {
         &self.hipo.root

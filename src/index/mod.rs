@@ -63,7 +63,12 @@ impl SearchIndex {
     /// Opens the index under `root` as it is, for reading.
     pub fn open(root: &Path) -> Result<SearchIndex> {
         let dir = Self::dir_in(root);
-        let index = tantivy::Index::open_in_dir(&dir).map_err(Error::index("opening"))?;
+        let index = if crate::failpoint::is_armed() {
+            tantivy::Index::open(Self::fail_directory(&dir)?)
+        } else {
+            tantivy::Index::open_in_dir(&dir)
+        }
+        .map_err(Error::index("opening"))?;
         Self::wrap(index, dir)
     }
 
@@ -76,9 +81,25 @@ impl SearchIndex {
             Err(e) => return Err(Error::io(&dir, e)),
         }
         std::fs::create_dir_all(&dir).map_err(|e| Error::io(&dir, e))?;
-        let index = tantivy::Index::create_in_dir(&dir, schema::schema())
-            .map_err(Error::index("creating"))?;
+        let index = if crate::failpoint::is_armed() {
+            tantivy::Index::create(
+                Self::fail_directory(&dir)?,
+                schema::schema(),
+                tantivy::IndexSettings::default(),
+            )
+        } else {
+            tantivy::Index::create_in_dir(&dir, schema::schema())
+        }
+        .map_err(Error::index("creating"))?;
         Self::wrap(index, dir)
+    }
+
+    /// The index directory with failpoints on tantivy's writes, for a
+    /// build where `HIPO_FAILPOINT` is armed.
+    fn fail_directory(dir: &Path) -> Result<crate::failpoint::FailDirectory> {
+        tantivy::directory::MmapDirectory::open(dir)
+            .map(crate::failpoint::FailDirectory)
+            .map_err(|e| Error::index("opening")(e.into()))
     }
 
     fn wrap(index: tantivy::Index, dir: PathBuf) -> Result<SearchIndex> {

@@ -377,6 +377,8 @@ impl Apply<'_> {
 
 /// Commits, merges small segments, and shows the result to the reader.
 fn finish(index: &SearchIndex, mut writer: IndexWriter) -> Result<()> {
+    crate::failpoint::hit("index.commit", &index.dir.display())
+        .map_err(|e| Error::io(&index.dir, e))?;
     writer.commit().map_err(Error::index("committing"))?;
     compact_segments(index, &mut writer)?;
     writer

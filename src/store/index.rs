@@ -4,7 +4,7 @@
 
 use super::{Hash, Store, StoreReader};
 use crate::codec;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use redb::{ReadableDatabase, ReadableTable, TableDefinition};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -41,6 +41,8 @@ impl Store {
     pub(crate) fn clear_index_files(&self) -> Result<()> {
         let txn = self.db.begin_write().map_err(|e| self.err(e))?;
         txn.delete_table(FILES).map_err(|e| self.err(e))?;
+        crate::failpoint::hit("store.commit", &self.path.display())
+            .map_err(|e| Error::io(&self.path, e))?;
         txn.commit().map_err(|e| self.err(e))
     }
 
@@ -70,6 +72,8 @@ impl Store {
             let mut meta = txn.open_table(META).map_err(|e| self.err(e))?;
             meta.insert("version", version).map_err(|e| self.err(e))?;
         }
+        crate::failpoint::hit("store.commit", &self.path.display())
+            .map_err(|e| Error::io(&self.path, e))?;
         txn.commit().map_err(|e| self.err(e))
     }
 }

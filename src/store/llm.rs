@@ -39,6 +39,7 @@ impl Store {
             let mut txn = self.db.begin_write()?;
             txn.set_durability(durability(sync))?;
             txn.open_table(SUMMARIES)?.insert(key, body)?;
+            crate::failpoint::hit("store.commit", &self.path.display()).map_err(redb::Error::Io)?;
             txn.commit()?;
             Ok(())
         };
@@ -60,6 +61,7 @@ impl Store {
             txn.set_durability(durability(sync))?;
             txn.open_table(PREVIOUS)?
                 .insert(key, codec::encode(previous).as_slice())?;
+            crate::failpoint::hit("store.commit", &self.path.display()).map_err(redb::Error::Io)?;
             txn.commit()?;
             Ok(())
         };
@@ -82,6 +84,7 @@ impl Store {
         let write = || -> std::result::Result<(), redb::Error> {
             let txn = self.db.begin_write()?;
             txn.open_table(RATIOS)?.insert(model, ratio.to_bits())?;
+            crate::failpoint::hit("store.commit", &self.path.display()).map_err(redb::Error::Io)?;
             txn.commit()?;
             Ok(())
         };

@@ -160,6 +160,8 @@ impl Store {
             txn.open_table(FILES).map_err(|e| self.err(e))?;
             txn.open_table(NODES).map_err(|e| self.err(e))?;
         }
+        crate::failpoint::hit("store.commit", &self.path.display())
+            .map_err(|e| Error::io(&self.path, e))?;
         txn.commit().map_err(|e| self.err(e))
     }
 
@@ -240,6 +242,8 @@ impl Store {
                     .map_err(|e| self.err(e))?;
             }
         }
+        crate::failpoint::hit("store.commit", &self.path.display())
+            .map_err(|e| Error::io(&self.path, e))?;
         txn.commit().map_err(|e| self.err(e))
     }
 }
