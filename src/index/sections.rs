@@ -343,3 +343,11 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+#[path = "../../tests/common/props.rs"]
+mod strategies;
+
+#[cfg(test)]
+#[path = "sections_props.rs"]
+mod props;

@@ -12,6 +12,8 @@ use regex::{Captures, Regex, RegexSet};
 use std::borrow::Cow;
 use std::sync::{LazyLock, OnceLock};
 
+#[cfg(test)]
+mod corpus;
 mod rules;
 
 use rules::{PATTERNS, Rule};
@@ -75,6 +77,7 @@ fn replace_group(c: &Captures, group: usize, check: Option<fn(&str) -> bool>) ->
         return c.get(0).map(|m| m.as_str().to_string()).unwrap_or_default();
     };
     if secret.as_str() == REDACTED
+        || placeholder(secret.as_str())
         || check.is_some_and(|looks_secret| !looks_secret(secret.as_str()))
     {
         return whole.as_str().to_string();
@@ -89,6 +92,29 @@ fn replace_group(c: &Captures, group: usize, check: Option<fn(&str) -> bool>) ->
         &whole.as_str()[..start],
         &whole.as_str()[end..]
     )
+}
+
+/// True if a would-be secret is a documentation placeholder rather than a
+/// key: an ellipsis (`sk-...`), or mostly one repeated mask character
+/// (`********`, `AKIAXXXXXXXXXXXXXXXX`, `ghp_xxxx…`).
+fn placeholder(secret: &str) -> bool {
+    if secret.contains("...") || secret.contains('…') {
+        return true;
+    }
+    let mut longest = 0;
+    let mut run = 0;
+    let mut prev = None;
+    for b in secret.bytes() {
+        let mask = matches!(b, b'x' | b'X' | b'*' | b'#' | b'0');
+        run = if mask && prev == Some(b) {
+            run + 1
+        } else {
+            usize::from(mask)
+        };
+        longest = longest.max(run);
+        prev = Some(b);
+    }
+    longest >= 4 && longest * 2 >= secret.len()
 }
 
 #[cfg(test)]
@@ -374,6 +400,52 @@ mod tests {
             "Mail goes out with 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 now.",
             "Mail goes out with [REDACTED] now.",
         ),
+        // The entropy check, Azure AD, Twilio; placeholders kept.
+        (
+            "SECRET_KEY_BASE=a50765b54b5f6f03dd2ed73a11091acd",
+            "SECRET_KEY_BASE=[REDACTED]",
+        ),
+        (
+            "session_signing_key: muvvd24Vx4ggTGTxporEKh9b",
+            "session_signing_key: [REDACTED]",
+        ),
+        (
+            "used bXL4Q~If9CA59od7Z~6trOtSQsW12OlDg9~FPv8B ok",
+            "used [REDACTED] ok",
+        ),
+        ("sid SK317fbbf3ddf765ff8712715ac37081a7", "sid [REDACTED]"),
+        (
+            "mysql://app:Orchid553#falcon50@mysql.svc/shop",
+            "mysql://app:[REDACTED]@mysql.svc/shop",
+        ),
+        (
+            "session_key: not-random-at-all-here",
+            "session_key: not-random-at-all-here",
+        ),
+        (
+            "public_key: MIIBIjANBgkqhkiG9w0BAQEFAAOC",
+            "public_key: MIIBIjANBgkqhkiG9w0BAQEFAAOC",
+        ),
+        (
+            "API_KEY=xxxxxxxxxxxxxxxxxxxx",
+            "API_KEY=xxxxxxxxxxxxxxxxxxxx",
+        ),
+        (
+            "AWS_ACCESS_KEY_ID=AKIAXXXXXXXXXXXXXXXX",
+            "AWS_ACCESS_KEY_ID=AKIAXXXXXXXXXXXXXXXX",
+        ),
+        ("password: ********", "password: ********"),
+        ("OPENAI_API_KEY=sk-...", "OPENAI_API_KEY=sk-..."),
+        (
+            "mysql://USER:PASSWORD@HOST/DB",
+            "mysql://USER:PASSWORD@HOST/DB",
+        ),
+        (
+            "redis://:<password>@host:6379",
+            "redis://:<password>@host:6379",
+        ),
+        ("token: Option<String>,", "token: Option<String>,"),
+        ("api_key = settings.API_KEY", "api_key = settings.API_KEY"),
         // Negatives added with the issue-11 recall work: unchanged.
         ("docker run -u 1000:1000 app", "docker run -u 1000:1000 app"),
         (

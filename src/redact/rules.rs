@@ -32,9 +32,9 @@ pub(super) const PATTERNS: &[Rule] = &[
     // empty (`redis://:pw@cache`). The password runs to the last `@` before
     // the host (`p@ss@db`), as libpq and curl read it.
     (
-        r"(?-u:\b)[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]*:([^\s/?#\[]+)@",
+        r"(?-u:\b)[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]*:([^\s/?\[]+)@",
         1,
-        None,
+        Some(not_a_placeholder_password),
     ),
     // AWS access key ids.
     (
@@ -144,9 +144,16 @@ pub(super) const PATTERNS: &[Rule] = &[
             r"|NRAK-[A-Z0-9]{27}",
             r"|pul-[a-f0-9]{40}",
             r"|xapp-[0-9]-[A-Z0-9]+-[0-9]+-[a-z0-9]+",
+            r"|SK[0-9a-fA-F]{32}",
             // A token may end in `-` or `=`: it ends where its alphabet does.
             r")(?:[^A-Za-z0-9_-]|$)"
         ),
+        1,
+        None,
+    ),
+    // Azure AD (Entra) client secrets: three characters, a digit, `Q~`.
+    (
+        r"(?:^|[^A-Za-z0-9_~.-])([A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})(?:[^A-Za-z0-9_~.-]|$)",
         1,
         None,
     ),
@@ -227,7 +234,57 @@ pub(super) const PATTERNS: &[Rule] = &[
         1,
         Some(credential_not_code),
     ),
+    // The entropy check: a random-looking value given to a name that ends
+    // in a secret-ish word (`SECRET_KEY_BASE=…`, `session_signing_key: …`,
+    // `"encryptionKey": "…"`), where no format and no known key name says
+    // so. A public key's name is matched first, by an alternative that
+    // captures nothing, so its value is kept.
+    (
+        concat!(
+            r#"(?i)(?-u:\b)[a-z0-9_.-]*pub(?:lic)?[_.-]?key["']?\s*[:=]"#,
+            r#"|(?-u:\b)[a-z0-9_.-]*(?:key|secret|token|passw(?:or)?d|credentials?|auth|signature|salt|seed)"#,
+            r#"(?:[_.-]?(?:base|value|data|b64|hex|material|str))?["']?\s*[:=]\s*["']?"#,
+            r#"([A-Za-z0-9+/=_.~!@#%^&*-]{16,})"#
+        ),
+        1,
+        Some(high_entropy),
+    ),
 ];
+
+/// True if a value is random enough to be a key rather than a word, a
+/// path or an identifier: 16 characters or more, letters and digits
+/// mixed, and at least 3.5 bits of Shannon entropy a character (a
+/// 40-character hex digest has about 3.8, `correct_horse_battery` 3.4).
+fn high_entropy(value: &str) -> bool {
+    let v = value.trim_end_matches(['.', ',', '=']);
+    let letters = v.bytes().any(|b| b.is_ascii_alphabetic());
+    let digits = v.bytes().any(|b| b.is_ascii_digit());
+    v.len() >= 16 && letters && digits && entropy(v) >= 3.5
+}
+
+/// Shannon entropy in bits a byte.
+pub(super) fn entropy(s: &str) -> f64 {
+    let mut counts = [0u32; 256];
+    for b in s.bytes() {
+        counts[usize::from(b)] += 1;
+    }
+    let n = s.len() as f64;
+    counts
+        .iter()
+        .filter(|&&c| c > 0)
+        .map(|&c| {
+            let p = f64::from(c) / n;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+/// True unless a URL's password is a template's word (`user:password@`,
+/// `USER:PASSWORD@HOST`) or a placeholder (`:<password>@`, `:${PW}@`).
+fn not_a_placeholder_password(value: &str) -> bool {
+    let words = ["password", "passwd", "pass", "pwd", "pw", "secret"];
+    !(value.starts_with(['<', '$', '{']) || words.iter().any(|w| value.eq_ignore_ascii_case(w)))
+}
 
 /// True if an unquoted value reads as a credential rather than a word
 /// (`password: required`): it holds a digit, a symbol, or a capital
@@ -240,10 +297,17 @@ fn looks_like_credential(value: &str) -> bool {
 }
 
 /// [`looks_like_credential`], and not code that reads a secret from
-/// elsewhere: `os.environ[`, `getenv(`, `Ident(s)`, `process.env.KEY`.
+/// elsewhere: `os.environ[`, `getenv(`, `Ident(s)`, `process.env.KEY`,
+/// `settings.API_KEY`, or a type (`Option<String>`).
 fn credential_not_code(value: &str) -> bool {
     static CODE: LazyLock<Option<Regex>> = LazyLock::new(|| {
-        Regex::new(r"^(?:[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*(?:[\[(]|::)|process\.env\.|os\.environ|ENV\[)").ok()
+        Regex::new(concat!(
+            r"^(?:[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*(?:[\[(<]|::)",
+            r"|process\.env\.|os\.environ|ENV\[",
+            // A dotted path without digits: `settings.API_KEY`.
+            r"|[A-Za-z_$][A-Za-z_$]*(?:\.[A-Za-z_$][A-Za-z_$]*)+$)"
+        ))
+        .ok()
     });
     looks_like_credential(value) && !CODE.as_ref().is_some_and(|re| re.is_match(value))
 }

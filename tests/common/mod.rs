@@ -3,6 +3,7 @@
 
 use assert_cmd::Command;
 pub mod fake_ollama;
+pub mod props;
 use std::path::{Path, PathBuf};
 
 /// A temp project; removed on drop.
