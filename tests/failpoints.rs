@@ -170,10 +170,15 @@ fn compaction_setup() -> Project {
     }
     let out = hipo(&p, &["compact", "--today", "2026-02-12"], None);
     assert!(out.status.success(), "{}", stderr(&out));
-    // A hand edit of a node hipo then rebuilds: its `.prev` is written too.
+    // A node edited by hand, then rebuilt (its sources grew): kept as
+    // `.prev`. Edited again, so the run under test rebuilds it once more,
+    // moving that `.prev` aside (`.prev.1`) before writing the new one.
     p.append("memory/daily/2026-02-10.md", "\nA note added by hand.\n");
+    p.append("memory/2026-02-10.md", "- early fix\n");
     let out = hipo(&p, &["compact", "--today", "2026-02-12"], None);
     assert!(out.status.success(), "{}", stderr(&out));
+    assert!(p.exists("memory/daily/2026-02-10.md.prev"));
+    p.append("memory/daily/2026-02-10.md", "\nAnother note by hand.\n");
     p.append(
         "memory/2026-02-10.md",
         "\n## Late fix [project]\n- rolled back\n",
@@ -247,7 +252,7 @@ fn compaction() {
         &setup,
         COMPACT,
         &check,
-        &["write_atomic", "store.commit"],
+        &["write_atomic", "rename", "store.commit"],
     );
 }
 
