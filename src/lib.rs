@@ -54,7 +54,7 @@ pub mod config;
 pub mod error;
 pub mod eval;
 pub mod facade;
-pub mod failpoint;
+pub(crate) mod failpoint;
 pub(crate) mod fsutil;
 pub mod harness;
 pub mod hook;

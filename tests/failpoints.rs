@@ -69,6 +69,20 @@ fn clone_of(template: &Project) -> Project {
     p
 }
 
+/// hipo's temp files anywhere in the project but the cache.
+fn temp_files(dir: &std::path::Path) -> Vec<String> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with(".hipo-tmp-") {
+            out.push(e.path().display().to_string());
+        } else if e.file_type().is_ok_and(|t| t.is_dir()) && name != ".hipo" {
+            out.extend(temp_files(&e.path()));
+        }
+    }
+    out
+}
+
 fn snapshot(p: &Project) -> Snapshot {
     p.snapshot().into_iter().collect()
 }
@@ -170,10 +184,15 @@ fn compaction_setup() -> Project {
     }
     let out = hipo(&p, &["compact", "--today", "2026-02-12"], None);
     assert!(out.status.success(), "{}", stderr(&out));
-    // A hand edit of a node hipo then rebuilds: its `.prev` is written too.
+    // A node edited by hand, then rebuilt (its sources grew): kept as
+    // `.prev`. Edited again, so the run under test rebuilds it once more,
+    // moving that `.prev` aside (`.prev.1`) before writing the new one.
     p.append("memory/daily/2026-02-10.md", "\nA note added by hand.\n");
+    p.append("memory/2026-02-10.md", "- early fix\n");
     let out = hipo(&p, &["compact", "--today", "2026-02-12"], None);
     assert!(out.status.success(), "{}", stderr(&out));
+    assert!(p.exists("memory/daily/2026-02-10.md.prev"));
+    p.append("memory/daily/2026-02-10.md", "\nAnother note by hand.\n");
     p.append(
         "memory/2026-02-10.md",
         "\n## Late fix [project]\n- rolled back\n",
@@ -239,6 +258,7 @@ fn compaction() {
             stderr(&again)
         );
         assert_eq!(snapshot(p), new, "after {what}: converges to a clean run");
+        assert_eq!(temp_files(p.path()), Vec::<String>::new(), "after {what}");
         let search = hipo(p, &["--json", "search", "retry budget"], None);
         assert_eq!(search.status.code(), Some(0), "{}", stderr(&search));
     };
@@ -247,7 +267,7 @@ fn compaction() {
         &setup,
         COMPACT,
         &check,
-        &["write_atomic", "store.commit"],
+        &["write_atomic", "rename", "store.commit"],
     );
 }
 
@@ -326,6 +346,16 @@ fn index_update() {
         );
         let got: Vec<_> = QUERIES.iter().map(|q| found(p, q)).collect();
         assert_eq!(got, expected, "after {what}: converges to a clean index");
+        let leftovers: Vec<_> = std::fs::read_dir(p.path().join(".hipo/index"))
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(".tmp"))
+            .collect();
+        assert!(
+            leftovers.is_empty(),
+            "after {what}: tantivy's temp files cleaned: {leftovers:?}"
+        );
     };
     walk_both(
         "index update",
