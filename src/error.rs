@@ -66,6 +66,14 @@ pub enum Error {
     /// message says what to do instead.
     #[error("{0}")]
     Usage(String),
+    /// An agent's transcript database (OpenCode's `opencode.db`) could
+    /// not be read.
+    #[error("transcript database {}: {source}", path.display())]
+    TranscriptDb {
+        path: PathBuf,
+        #[source]
+        source: Box<rusqlite::Error>,
+    },
 }
 
 /// `what: `, or nothing for an empty `what`.

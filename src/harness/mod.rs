@@ -7,6 +7,8 @@
 
 mod doctor;
 mod files;
+mod jsonc;
+mod opencode;
 mod texts;
 
 pub use doctor::{Finding, check as doctor};
@@ -127,8 +129,17 @@ fn layout(platform: Platform) -> Result<Layout> {
             hooks_file: ".codex/hooks.json",
             hooks: &CODEX_HOOKS,
         }),
+        Platform::OpenCode => Ok(Layout {
+            instructions: "AGENTS.md",
+            imports: None,
+            // `name` in each SKILL.md equals its folder's, as OpenCode checks.
+            skills_dir: ".opencode/skills",
+            // A plugin, not a hooks file: see `opencode`.
+            hooks_file: opencode::PLUGIN,
+            hooks: &[],
+        }),
         other => Err(Error::Usage(format!(
-            "installing into {} is not built yet; claude-code and codex are",
+            "installing into {} is not built yet; claude-code, codex and opencode are",
             other.as_str()
         ))),
     }
@@ -165,6 +176,10 @@ pub fn install(root: &Path, platform: Platform, bin: &str) -> Result<Report> {
         let old = read(&path)?;
         report.note(&rel, put(&path, old.as_deref(), Some(skill.text))?);
     }
+    if platform == Platform::OpenCode {
+        opencode::install(root, &mut report)?;
+        return Ok(report);
+    }
     let groups: Vec<(&str, Value)> = l
         .hooks
         .iter()
@@ -174,6 +189,8 @@ pub fn install(root: &Path, platform: Platform, bin: &str) -> Result<Report> {
         l.hooks_file,
         set_hooks(root, l.hooks_file, &groups, platform)?,
     );
+    let (rel, change) = register_mcp(root, platform, true)?;
+    report.note(rel, change);
     if platform == Platform::Codex {
         report.next_steps.push(
             "Codex runs a hook only once you have reviewed it: open Codex, run /hooks and trust hipo's hooks (the project must be trusted too)".into(),
@@ -199,6 +216,10 @@ pub fn uninstall(root: &Path, platform: Platform) -> Result<Report> {
             // Only if hipo's file was all it held.
             let _ = std::fs::remove_dir(dir);
         }
+    }
+    if platform == Platform::OpenCode {
+        opencode::uninstall(root, &mut report)?;
+        return Ok(report);
     }
     report.note(l.hooks_file, set_hooks(root, l.hooks_file, &[], platform)?);
     let (rel, change) = register_mcp(root, platform, false)?;
