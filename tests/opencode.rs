@@ -67,6 +67,39 @@ fn init_installs_the_plugin_mcp_and_skills_keeps_the_users_files_and_uninstall_u
     assert!(out.contains("nothing changed"), "{out}");
     assert_eq!(installed, p.snapshot(), "a re-run writes nothing");
 
+    // doctor: the plugin and MCP entry, and `hipo` on PATH for both.
+    let doctor = |path: &std::ffi::OsStr| {
+        let out = p
+            .hipo()
+            .arg("doctor")
+            .env("PATH", path)
+            .env_remove("HIPO_BIN")
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_hipo")).parent().unwrap();
+    let (code, out) = doctor(bin_dir.as_os_str());
+    assert!(
+        out.contains("ok   opencode: plugin installed in .opencode/plugins/hipo.js"),
+        "{out}"
+    );
+    assert!(!out.contains("fix"), "{out}");
+    assert_eq!(code, Some(0), "{out}");
+    let (code, out) = doctor(std::ffi::OsStr::new("/nowhere"));
+    assert!(
+        out.contains("fix  opencode: the plugin runs `hipo`, which is not on PATH"),
+        "{out}"
+    );
+    assert_eq!(code, Some(1));
+    p.append(".opencode/plugins/hipo.js", "// edited\n");
+    let (_, out) = doctor(bin_dir.as_os_str());
+    assert!(out.contains("is not this hipo's plugin"), "{out}");
+    p.run(["init", "--platform", "opencode"]);
+
     let (code, out, err) = p.run(["uninstall", "--platform", "opencode"]);
     assert_eq!(code, 0, "{out}{err}");
     assert_eq!(p.read("opencode.json"), USERS_CONFIG);
