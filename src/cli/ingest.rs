@@ -27,7 +27,10 @@ pub fn run(
                 _ => bail!("OpenCode keeps every session in one database: pass one path at most"),
             };
             let ids = if sessions.is_empty() {
-                let root = hipo.root().canonicalize()?;
+                let root = hipo
+                    .root()
+                    .canonicalize()
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", hipo.root().display()))?;
                 let found = opencode::sessions_in(&db, &root)?;
                 if found.is_empty() && !ctx.json {
                     println!("no OpenCode session ran in {}", root.display());
