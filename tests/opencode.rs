@@ -263,3 +263,22 @@ fn the_plugins_calls_load_memory_and_capture_a_session_once() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("/nowhere/opencode.db does not exist"), "{err}");
 }
+
+#[test]
+fn codex_and_opencode_share_agents_md_until_both_are_uninstalled() {
+    let p = Project::empty();
+    for platform in ["codex", "opencode"] {
+        let (code, out, err) = p.run(["init", "--platform", platform]);
+        assert_eq!(code, 0, "{out}{err}");
+    }
+    let (code, _, _) = p.run(["uninstall", "--platform", "opencode"]);
+    assert_eq!(code, 0);
+    assert!(
+        p.read("AGENTS.md").contains("<!-- hipo:begin"),
+        "Codex still reads it"
+    );
+    assert!(!p.exists(".opencode/plugins/hipo.js"));
+    let (code, _, _) = p.run(["uninstall", "--platform", "codex"]);
+    assert_eq!(code, 0);
+    assert!(!p.exists("AGENTS.md"), "it held only hipo's block");
+}

@@ -206,7 +206,16 @@ pub fn uninstall(root: &Path, platform: Platform) -> Result<Report> {
         platform: platform.as_str().into(),
         ..Default::default()
     };
-    report.note(l.instructions, set_block(root, l.instructions, None)?);
+    // Codex and OpenCode share AGENTS.md: the block stays while the other
+    // is installed.
+    let shared = Platform::ALL.into_iter().any(|other| {
+        other != platform
+            && layout(other).is_ok_and(|o| o.instructions == l.instructions)
+            && installed(root, other)
+    });
+    if !shared {
+        report.note(l.instructions, set_block(root, l.instructions, None)?);
+    }
     for skill in &texts::SKILLS {
         let rel = format!("{}/{}/SKILL.md", l.skills_dir, skill.name);
         let path = root.join(&rel);
@@ -225,6 +234,19 @@ pub fn uninstall(root: &Path, platform: Platform) -> Result<Report> {
     let (rel, change) = register_mcp(root, platform, false)?;
     report.note(rel, change);
     Ok(report)
+}
+
+/// Whether hipo's hooks (or OpenCode's plugin) are installed for
+/// `platform` under `root`.
+fn installed(root: &Path, platform: Platform) -> bool {
+    let Ok(l) = layout(platform) else {
+        return false;
+    };
+    let marker = match platform {
+        Platform::OpenCode => "written by `hipo init --platform opencode`".to_string(),
+        other => format!(" hook {} ", other.as_str()),
+    };
+    std::fs::read_to_string(root.join(l.hooks_file)).is_ok_and(|t| t.contains(&marker))
 }
 
 /// The MCP server in the platform's project config: `.mcp.json` for
