@@ -67,6 +67,14 @@ pub enum Error {
     /// message says what to do instead.
     #[error("{0}")]
     Usage(String),
+    /// An agent's transcript database (OpenCode's `opencode.db`) could
+    /// not be read.
+    #[error("transcript database {}: {source}", path.display())]
+    TranscriptDb {
+        path: PathBuf,
+        #[source]
+        source: Box<rusqlite::Error>,
+    },
 }
 
 /// What the user can do about an I/O error they, not hipo, must fix. Every

@@ -62,6 +62,10 @@ pub struct Input {
     /// Why a session started: startup, resume, clear, compact.
     #[serde(default)]
     pub source: Option<String>,
+    /// The session, where the transcript is a store of many (OpenCode's
+    /// plugin sends its `sessionID` here).
+    #[serde(default)]
+    pub session_id: Option<String>,
 }
 
 impl Input {
@@ -151,14 +155,34 @@ pub fn run(
             }
         }
         Event::Stop | Event::SessionEnd | Event::PreCompact => {
-            if let Some(path) = &input.transcript_path {
+            let (transcript, id) = transcript_of(platform, input);
+            if let Some(path) = transcript {
                 let session = hipo.lock(settings.lock_wait)?;
-                out.ingested = Some(session.ingest(platform, path, settings.today)?);
+                out.ingested = Some(session.ingest(platform, &path, id, settings.today)?);
             }
             out.compact_in_background = event == Event::PreCompact;
         }
     }
     Ok(out)
+}
+
+/// Where a capture reads: the hook's `transcript_path`, or for OpenCode
+/// (whose plugin sends only the session id) the session in the store
+/// OpenCode's environment names, which the plugin's child inherits.
+fn transcript_of(platform: Platform, input: &Input) -> (Option<PathBuf>, Option<&str>) {
+    match platform {
+        Platform::OpenCode => match input.session_id.as_deref() {
+            Some(id) => (
+                input
+                    .transcript_path
+                    .clone()
+                    .or_else(crate::ingest::opencode::default_db),
+                Some(id),
+            ),
+            None => (None, None),
+        },
+        _ => (input.transcript_path.clone(), None),
+    }
 }
 
 /// ROOT.md and the hot files that exist, each under a line naming it,

@@ -313,3 +313,327 @@ fn codex_loads_memory_recalls_and_captures_each_message_once() {
     );
     assert!(log.contains("Tool: exec_command echo tool-ran"), "{log}");
 }
+
+/// `opencode run` headless in `project` against `fake`, the prompt on
+/// stdin (an argument with spaces reaches the model quoted), every
+/// OpenCode directory under `home`, npm failing at once instead of
+/// retrying offline. Returns the session id from the first JSON event.
+fn opencode_run(
+    opencode: &Path,
+    project: &Path,
+    home: &Path,
+    prompt: &str,
+    session: Option<&str>,
+) -> String {
+    let mut cmd = Command::new(opencode);
+    cmd.args(["run", "--format", "json"]);
+    if let Some(id) = session {
+        cmd.args(["--session", id]);
+    }
+    let mut child = cmd
+        .current_dir(project)
+        // OpenCode takes its directory from PWD, not from its cwd.
+        .env("PWD", project)
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env("XDG_DATA_HOME", home.join(".local/share"))
+        .env("XDG_CACHE_HOME", home.join(".cache"))
+        .env("XDG_STATE_HOME", home.join(".local/state"))
+        .env("OPENCODE_DISABLE_MODELS_FETCH", "1")
+        .env("OPENCODE_DISABLE_AUTOUPDATE", "1")
+        .env("OPENCODE_DISABLE_SHARE", "1")
+        .env("OPENCODE_DISABLE_LSP_DOWNLOAD", "1")
+        .env("npm_config_registry", "http://127.0.0.1:9/")
+        .env("npm_config_fetch_retries", "0")
+        .env("PATH", path_with_hipo())
+        .env_remove("HIPO_DIR")
+        .env_remove("HIPO_BIN")
+        .env_remove("OPENCODE_DB")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(prompt.as_bytes()).unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text.lines()
+        .find_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .and_then(|v| v["sessionID"].as_str().map(str::to_string))
+        .unwrap_or_else(|| panic!("no session id in {text}"))
+}
+
+/// The project's `opencode.json` pointed at the fake: hipo's own entries
+/// (written by `hipo init`) merged with a provider whose small context
+/// makes OpenCode compact once.
+fn opencode_config(p: &Project, port: &str) {
+    let provider = format!(
+        r#"{{"fake": {{"npm": "@ai-sdk/openai-compatible", "name": "Fake", "options": {{"baseURL": "http://127.0.0.1:{port}/v1", "apiKey": "dummy"}}, "models": {{"fake-model": {{"name": "Fake Model", "limit": {{"context": 8000, "output": 1000}}}}}}}}}}"#
+    );
+    p.write(
+        "opencode.json",
+        format!(
+            "{{\n  \"model\": \"fake/fake-model\",\n  \"small_model\": \"fake/fake-model\",\n  \"autoupdate\": false,\n  \"share\": \"disabled\",\n  \"provider\": {provider}\n}}\n"
+        ),
+    );
+}
+
+/// Waits for `what` in `rel` (OpenCode's capture runs detached).
+fn wait_for(p: &Project, rel: &str, what: &str) {
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(20) {
+        if p.exists(rel) && p.read(rel).contains(what) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    panic!("{what} never reached {rel}");
+}
+
+#[test]
+fn opencode_loads_memory_recalls_and_captures_each_message_once() {
+    let Some(opencode) = client("opencode") else {
+        return;
+    };
+    let p = Project::sample();
+    directive_floor(&p);
+    assert_eq!(p.compact("2027-01-21").0, 0);
+    let work = tempfile::tempdir().unwrap();
+    let home = work.path().join("home");
+    std::fs::create_dir(&home).unwrap();
+    let fake = Fake::start("fake_openai.py", work.path());
+    opencode_config(&p, &fake.port);
+    let (code, out, err) = p.run(["init"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("opencode: created .opencode/plugins/hipo.js"),
+        "{out}"
+    );
+    let root = p.path().canonicalize().unwrap();
+    // A prompt the memory answers, a tool call, and usage over the
+    // model's context: OpenCode compacts once, then continues by itself.
+    let session = opencode_run(
+        &opencode,
+        &root,
+        &home,
+        "when did we cut over to postgres 16?\nFAKE_TOOL: echo tool-ran\nFAKE_USAGE: 50000\n",
+        None,
+    );
+    let requests: Vec<serde_json::Value> = fake
+        .requests()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let text = |r: &serde_json::Value| r["body"].to_string();
+    assert!(
+        requests.iter().any(|r| text(r).contains("postgres-16")),
+        "ROOT topics not in any request"
+    );
+    assert!(
+        requests
+            .iter()
+            .any(|r| text(r).contains("Passages from hipo memory")),
+        "no prompt recall"
+    );
+    // The compaction summary request, and the turn after it.
+    let compaction = requests
+        .iter()
+        .position(|r| text(r).contains("summarization agent") || text(r).contains("<conversation>"))
+        .expect("OpenCode did not compact");
+    assert!(
+        text(&requests[compaction]).contains("=== memory/ROOT.md ==="),
+        "the memory is not in the compaction prompt"
+    );
+    let after = &requests[compaction + 1..];
+    assert!(
+        after
+            .iter()
+            .any(|r| text(r).contains("Continue if you have next steps")
+                && text(r).contains("=== memory/ROOT.md ===")),
+        "the memory is not back after the compaction"
+    );
+
+    let log_path = format!("memory/{}.md", today());
+    wait_for(&p, &log_path, "User: when did we cut over to postgres 16?");
+    opencode_run(
+        &opencode,
+        &root,
+        &home,
+        "and who signed off the cutover?\n",
+        Some(&session),
+    );
+    wait_for(&p, &log_path, "User: and who signed off the cutover?");
+    std::thread::sleep(Duration::from_millis(500));
+    // By hand, after the hooks: nothing new.
+    let db = home.join(".local/share/opencode/opencode.db");
+    let v = p.json(["ingest", "--platform", "opencode", db.to_str().unwrap()]);
+    assert!(
+        v.as_array().unwrap().iter().all(|r| r["messages"] == 0),
+        "{v}"
+    );
+    let log = p.read(&log_path);
+    for said in [
+        "User: when did we cut over to postgres 16?",
+        "User: and who signed off the cutover?",
+        "Tool: bash echo tool-ran",
+    ] {
+        assert_eq!(log.matches(said).count(), 1, "{said}:\n{log}");
+    }
+    assert!(!log.contains("Continue if you have next steps"), "{log}");
+}
+
+/// A phrase of the search tool's description, and of the timeline
+/// tool's: what a model deciding to call them reads.
+const DESC_SEARCH: &str = "Search the project's long-term memory";
+const DESC_TIMELINE: &str = "What happened in a date range";
+
+/// Checks the `tools` of the requests a client sent (not its prompt,
+/// where AGENTS.md or a hook could name them too).
+fn assert_tools_listed(requests: &str, names: &[&str]) {
+    let tools: String = requests
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .map(|r| r["body"]["tools"].to_string())
+        .collect();
+    for name in names.iter().chain(&[DESC_SEARCH, DESC_TIMELINE]) {
+        assert!(
+            tools.contains(name),
+            "{name} is not in the tools the client sent to the model"
+        );
+    }
+}
+
+#[test]
+fn claude_code_lists_hipos_mcp_tools_after_init() {
+    let Some(claude) = client("claude") else {
+        return;
+    };
+    let p = Project::sample();
+    let (code, out, err) = p.run(["init", "--platform", "claude-code"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(p.read(".mcp.json").contains("\"hipo\""));
+    let work = tempfile::tempdir().unwrap();
+    let home = work.path().join("home");
+    std::fs::create_dir(&home).unwrap();
+    let fake = Fake::start("fake_anthropic.py", work.path());
+    let out = Command::new(&claude)
+        .args([
+            "-p",
+            "what did we decide about postgres?",
+            "--output-format",
+            "json",
+        ])
+        .current_dir(p.path())
+        .env("HOME", &home)
+        .env("ANTHROPIC_API_KEY", "sk-ant-dummy")
+        .env(
+            "ANTHROPIC_BASE_URL",
+            format!("http://127.0.0.1:{}", fake.port),
+        )
+        .env("DISABLE_TELEMETRY", "1")
+        .env("DISABLE_AUTOUPDATER", "1")
+        // Claude Code defers MCP tools behind ToolSearch otherwise.
+        .env("ENABLE_TOOL_SEARCH", "false")
+        .env("PATH", path_with_hipo())
+        .env_remove("HIPO_DIR")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_tools_listed(
+        &fake.requests(),
+        &["mcp__hipo__search", "mcp__hipo__timeline"],
+    );
+}
+
+#[test]
+fn codex_lists_hipos_mcp_tools_after_init() {
+    let Some(codex) = client("codex") else {
+        return;
+    };
+    let p = Project::sample();
+    let (code, out, err) = p.run(["init", "--platform", "codex"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(p.read(".codex/config.toml").contains("[mcp_servers.hipo]"));
+    let work = tempfile::tempdir().unwrap();
+    let codex_home = work.path().join("home/.codex");
+    std::fs::create_dir_all(&codex_home).unwrap();
+    let fake = Fake::start("fake_openai.py", work.path());
+    let root = p.path().canonicalize().unwrap();
+    // Codex reads a project's .codex/config.toml once the project is trusted.
+    std::fs::write(
+        codex_home.join("config.toml"),
+        format!(
+            "model = \"fake-model\"\nmodel_provider = \"fake\"\n\n[model_providers.fake]\nname = \"fake\"\nbase_url = \"http://127.0.0.1:{}/v1\"\nwire_api = \"responses\"\nenv_key = \"FAKE_API_KEY\"\n\n[projects.\"{}\"]\ntrust_level = \"trusted\"\n",
+            fake.port,
+            root.display()
+        ),
+    )
+    .unwrap();
+    let out = Command::new(&codex)
+        // --strict-config: an unknown key hipo wrote would fail here
+        // instead of being ignored.
+        .args([
+            "exec",
+            "--strict-config",
+            "--skip-git-repo-check",
+            "--dangerously-bypass-approvals-and-sandbox",
+            "what did we decide about postgres?",
+        ])
+        .current_dir(&root)
+        .env("HOME", work.path().join("home"))
+        .env("CODEX_HOME", &codex_home)
+        .env("FAKE_API_KEY", "dummy")
+        .env("PATH", path_with_hipo())
+        .env_remove("HIPO_DIR")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Codex sends a server's tools as one namespace tool.
+    assert_tools_listed(
+        &fake.requests(),
+        &["\"mcp__hipo\"", "\"search\"", "\"timeline\""],
+    );
+}
+
+#[test]
+fn opencode_lists_hipos_mcp_tools_after_init() {
+    let Some(opencode) = client("opencode") else {
+        return;
+    };
+    let p = Project::sample();
+    let work = tempfile::tempdir().unwrap();
+    let home = work.path().join("home");
+    std::fs::create_dir(&home).unwrap();
+    let fake = Fake::start("fake_openai.py", work.path());
+    opencode_config(&p, &fake.port);
+    let (code, out, err) = p.run(["init", "--platform", "opencode"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let root = p.path().canonicalize().unwrap();
+    opencode_run(
+        &opencode,
+        &root,
+        &home,
+        "what did we decide about postgres?\n",
+        None,
+    );
+    assert_tools_listed(&fake.requests(), &["hipo_search", "hipo_timeline"]);
+}

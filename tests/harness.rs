@@ -214,12 +214,9 @@ fn init_and_ingest_refuse_what_they_cannot_do_and_write_nothing() {
         err.contains("several agent platforms found") && err.contains("--platform"),
         "{err}"
     );
-    let (code, _, err) = p.run(["init", "--platform", "opencode"]);
+    let (code, _, err) = p.run(["init", "--platform", "openclaw"]);
     assert_eq!(code, 2, "{err}");
-    assert!(
-        err.contains("not built yet; claude-code and codex are"),
-        "{err}"
-    );
+    assert!(err.contains("not built yet; claude-code, codex"), "{err}");
     let (code, _, err) = p.run(["init", "--platform", "vscode"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("is not a platform"), "{err}");

@@ -81,8 +81,10 @@ pub enum Command {
         /// The transcripts' platform.
         #[arg(long, value_parser = parse_platform, default_value = "claude-code")]
         platform: Platform,
-        /// Transcript files.
-        #[arg(required = true)]
+        /// OpenCode: the session(s) to read (default: every session run in this project).
+        #[arg(long = "session", value_name = "ID")]
+        sessions: Vec<String>,
+        /// Transcript files (OpenCode: its database, default $XDG_DATA_HOME/opencode/opencode.db).
         transcripts: Vec<PathBuf>,
     },
     /// Search every level of memory (updates the index first).

@@ -87,7 +87,7 @@ pub fn doctor(ctx: &Ctx) -> Result<u8> {
     let codex_home = std::env::var_os("CODEX_HOME")
         .map(std::path::PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".codex")));
-    let due = hipo.compaction_due(chrono::Utc::now());
+    let due = hipo.compaction_due(hipo::facade::clock_on(ctx.today()));
     let findings = harness::doctor(hipo.root(), hipo.config(), &due, codex_home.as_deref());
     if ctx.json {
         print_json(&findings)?;

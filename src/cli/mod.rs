@@ -137,8 +137,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Hook { platform, event } => hook::run(&ctx, platform, event),
         Command::Ingest {
             platform,
+            sessions,
             transcripts,
-        } => ingest::run(&ctx, platform, &transcripts)?,
+        } => ingest::run(&ctx, platform, &sessions, &transcripts)?,
         Command::Search(args) => search::run(&ctx, &args)?,
         Command::Get { target } => get::run(&ctx, &target)?,
         Command::Index => index::run(&ctx)?,

@@ -206,15 +206,22 @@ impl<'h> Session<'h> {
     /// Appends what is new in an agent's session transcript to today's
     /// raw log, once: the entry carries a watermark, and this session's
     /// lock keeps two captures of one transcript from both reading the old
-    /// one. Nothing new appends nothing.
+    /// one. Nothing new appends nothing. `session` picks one session of a
+    /// store that holds many (OpenCode's database).
     pub fn ingest(
         &self,
         platform: Platform,
         transcript: &Path,
+        session: Option<&str>,
         today: NaiveDate,
     ) -> Result<Ingested> {
-        let (entry, mut report) =
-            ingest::read_new(self.root(), &|| self.store().ok(), platform, transcript)?;
+        let (entry, mut report) = ingest::read_new(
+            self.root(),
+            &|| self.store().ok(),
+            platform,
+            transcript,
+            session,
+        )?;
         if let Some(entry) = entry {
             let appended = self.append_counted(&entry, today, false)?;
             report.at = Some(format!("{}:{}", appended.path, appended.line));

@@ -35,6 +35,10 @@ pub fn check(
 ) -> Vec<Finding> {
     let mut out = Vec::new();
     for platform in Platform::ALL {
+        if platform == Platform::OpenCode {
+            super::opencode::doctor(root, &mut out);
+            continue;
+        }
         let Ok(l) = layout(platform) else { continue };
         let path = root.join(l.hooks_file);
         let Ok(text) = std::fs::read_to_string(&path) else {
@@ -42,7 +46,7 @@ pub fn check(
         };
         check_hooks(&mut out, platform, &path, &text, l.hooks, codex_home);
     }
-    let registered = [".mcp.json", ".codex/config.toml"]
+    let registered = [".mcp.json", ".codex/config.toml", "opencode.json"]
         .iter()
         .any(|rel| std::fs::read_to_string(root.join(rel)).is_ok_and(|t| t.contains("hipo")));
     if registered && !reachable("hipo mcp") {
@@ -52,7 +56,7 @@ pub fn check(
     }
     if out.is_empty() {
         out.push(warn(
-            "no agent platform is installed: run `hipo init --platform claude-code` (or codex)"
+            "no agent platform is installed: run `hipo init --platform claude-code` (or codex, opencode)"
                 .into(),
         ));
     }
@@ -66,16 +70,16 @@ pub fn check(
     out
 }
 
-fn ok(what: String) -> Finding {
+pub(super) fn ok(what: String) -> Finding {
     Finding { level: "ok", what }
 }
-fn warn(what: String) -> Finding {
+pub(super) fn warn(what: String) -> Finding {
     Finding {
         level: "warn",
         what,
     }
 }
-fn fix(what: String) -> Finding {
+pub(super) fn fix(what: String) -> Finding {
     Finding { level: "fix", what }
 }
 
@@ -143,7 +147,7 @@ fn check_hooks(
 }
 
 /// Whether the program a hook command starts exists.
-fn reachable(cmd: &str) -> bool {
+pub(super) fn reachable(cmd: &str) -> bool {
     let program = match cmd.strip_prefix('\'') {
         Some(rest) => rest.split('\'').next().unwrap_or(""),
         None => cmd.split_whitespace().next().unwrap_or(""),

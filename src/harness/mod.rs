@@ -7,6 +7,8 @@
 
 mod doctor;
 mod files;
+mod jsonc;
+mod opencode;
 mod texts;
 
 pub use doctor::{Finding, check as doctor};
@@ -136,8 +138,19 @@ fn layout(platform: Platform) -> Result<Layout> {
             hooks_personal: false,
             hooks: &CODEX_HOOKS,
         }),
+        Platform::OpenCode => Ok(Layout {
+            instructions: "AGENTS.md",
+            imports: None,
+            // `name` in each SKILL.md equals its folder's, as OpenCode checks.
+            skills_dir: ".opencode/skills",
+            // A plugin, not a hooks file: see `opencode`. It is committed
+            // with the project, so it calls `hipo` on PATH (or `HIPO_BIN`).
+            hooks_file: opencode::PLUGIN,
+            hooks_personal: false,
+            hooks: &[],
+        }),
         other => Err(Error::Usage(format!(
-            "installing into {} is not built yet; claude-code and codex are",
+            "installing into {} is not built yet; claude-code, codex and opencode are",
             other.as_str()
         ))),
     }
@@ -176,6 +189,10 @@ pub fn install(root: &Path, platform: Platform, bin: &str) -> Result<Report> {
         let old = read(&path)?;
         report.note(&rel, put(&path, old.as_deref(), Some(skill.text))?);
     }
+    if platform == Platform::OpenCode {
+        opencode::install(root, &mut report)?;
+        return Ok(report);
+    }
     let groups: Vec<(&str, Value)> = l
         .hooks
         .iter()
@@ -185,6 +202,8 @@ pub fn install(root: &Path, platform: Platform, bin: &str) -> Result<Report> {
         l.hooks_file,
         set_hooks(root, l.hooks_file, &groups, platform)?,
     );
+    let (rel, change) = register_mcp(root, platform, true)?;
+    report.note(rel, change);
     if platform == Platform::Codex {
         report.next_steps.push(
             "Codex runs a hook only once you have reviewed it: open Codex, run /hooks and trust hipo's hooks (the project must be trusted too)".into(),
@@ -200,7 +219,16 @@ pub fn uninstall(root: &Path, platform: Platform) -> Result<Report> {
         platform: platform.as_str().into(),
         ..Default::default()
     };
-    report.note(l.instructions, set_block(root, l.instructions, None)?);
+    // Codex and OpenCode share AGENTS.md: the block stays while the other
+    // is installed.
+    let shared = Platform::ALL.into_iter().any(|other| {
+        other != platform
+            && layout(other).is_ok_and(|o| o.instructions == l.instructions)
+            && installed(root, other)
+    });
+    if !shared {
+        report.note(l.instructions, set_block(root, l.instructions, None)?);
+    }
     for skill in &texts::SKILLS {
         let rel = format!("{}/{}/SKILL.md", l.skills_dir, skill.name);
         let path = root.join(&rel);
@@ -211,10 +239,27 @@ pub fn uninstall(root: &Path, platform: Platform) -> Result<Report> {
             let _ = std::fs::remove_dir(dir);
         }
     }
+    if platform == Platform::OpenCode {
+        opencode::uninstall(root, &mut report)?;
+        return Ok(report);
+    }
     report.note(l.hooks_file, set_hooks(root, l.hooks_file, &[], platform)?);
     let (rel, change) = register_mcp(root, platform, false)?;
     report.note(rel, change);
     Ok(report)
+}
+
+/// Whether hipo's hooks (or OpenCode's plugin) are installed for
+/// `platform` under `root`.
+fn installed(root: &Path, platform: Platform) -> bool {
+    let Ok(l) = layout(platform) else {
+        return false;
+    };
+    let marker = match platform {
+        Platform::OpenCode => "written by `hipo init --platform opencode`".to_string(),
+        other => format!(" hook {} ", other.as_str()),
+    };
+    std::fs::read_to_string(root.join(l.hooks_file)).is_ok_and(|t| t.contains(&marker))
 }
 
 /// The MCP server in the platform's project config: `.mcp.json` for

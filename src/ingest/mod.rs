@@ -14,6 +14,7 @@
 mod claude;
 mod codex;
 mod marks;
+pub mod opencode;
 
 use crate::error::{Error, Result};
 use crate::journal::Entry;
@@ -108,20 +109,29 @@ const ASSISTANT_CHARS: usize = 1500;
 const TOOL_CHARS: usize = 160;
 
 /// What is new in `transcript` since its watermark, as an entry (`None`
-/// when nothing is), with the report so far.
-/// The store caches where watermarks are (see [`marks`]); `store` opens
-/// it for writing, called only when the cache is worth updating.
+/// when nothing is), with the report so far. `session` names one
+/// session of a store that holds many (OpenCode's database); a file per
+/// session (Claude Code, Codex) needs none. The store caches where
+/// watermarks are (see [`marks`]); `store` opens it for writing, called
+/// only when the cache is worth updating.
 pub(crate) fn read_new<'s>(
     root: &Path,
     store: &dyn Fn() -> Option<&'s crate::store::Store>,
     platform: Platform,
     transcript: &Path,
+    session: Option<&str>,
 ) -> Result<(Option<Entry>, Ingested)> {
-    let key = transcript_key(transcript);
+    let key = match session {
+        Some(s) => session_key(s),
+        None => transcript_key(transcript),
+    };
     let mark = marks::find(root, store, platform, &key)?;
-    let (parsed, cursor) = read_since(platform, transcript, mark.as_deref())?;
+    let (parsed, cursor) = read_since(platform, transcript, session, mark.as_deref())?;
     let mut report = Ingested {
-        transcript: transcript.display().to_string(),
+        transcript: match session {
+            Some(s) => format!("{}#{s}", transcript.display()),
+            None => transcript.display().to_string(),
+        },
         messages: parsed.messages.len(),
         skipped: parsed.skipped,
         ..Default::default()
@@ -148,6 +158,7 @@ pub(crate) fn read_new<'s>(
 fn read_since(
     platform: Platform,
     transcript: &Path,
+    session: Option<&str>,
     mark: Option<&str>,
 ) -> Result<(Parsed, String)> {
     match platform {
@@ -161,8 +172,17 @@ fn read_since(
             let cursor = (from + parsed.consumed).to_string();
             Ok((parsed, cursor))
         }
+        Platform::OpenCode => {
+            let session = session.ok_or_else(|| {
+                Error::Usage(format!(
+                    "{} holds many OpenCode sessions: name one with --session ID",
+                    transcript.display()
+                ))
+            })?;
+            opencode::read(transcript, session, mark.unwrap_or(""))
+        }
         other => Err(Error::Usage(format!(
-            "reading {} transcripts is not built yet; claude-code and codex are",
+            "reading {} transcripts is not built yet; claude-code, codex and opencode are",
             other.as_str()
         ))),
     }
@@ -187,10 +207,16 @@ fn read_from(transcript: &Path, mark: Option<usize>) -> Result<(usize, Vec<u8>)>
 /// The transcript's name in watermarks: its file stem (Claude Code's and
 /// Codex's are the session's id), with nothing that would end a comment.
 fn transcript_key(path: &Path) -> String {
-    path.file_stem()
-        .map(|s| s.to_string_lossy().replace(['-', ' '], "_"))
-        .unwrap_or_default()
-        .replace("__", "_")
+    key_of(&path.file_stem().unwrap_or_default().to_string_lossy())
+}
+
+fn key_of(name: &str) -> String {
+    name.replace(['-', ' '], "_").replace("__", "_")
+}
+
+/// A session id as a watermark key (the same rule as file names).
+fn session_key(session: &str) -> String {
+    key_of(session)
 }
 
 /// `Session <time> <first words of the user>`.
