@@ -62,6 +62,12 @@ pub struct Input {
     /// Why a session started: startup, resume, clear, compact.
     #[serde(default)]
     pub source: Option<String>,
+    /// OpenClaw: the session to capture (none: every session of the agent).
+    #[serde(default)]
+    pub session_id: Option<String>,
+    /// OpenClaw: the agent whose transcript database to read.
+    #[serde(default)]
+    pub agent_id: Option<String>,
 }
 
 impl Input {
@@ -150,6 +156,10 @@ pub fn run(
                 out.stdout = recall(hipo, prompt, settings)?;
             }
         }
+        Event::Stop | Event::SessionEnd | Event::PreCompact if platform == Platform::OpenClaw => {
+            out.ingested = capture_openclaw(hipo, input, settings)?;
+            out.compact_in_background = event == Event::PreCompact;
+        }
         Event::Stop | Event::SessionEnd | Event::PreCompact => {
             if let Some(path) = &input.transcript_path {
                 let session = hipo.lock(settings.lock_wait)?;
@@ -159,6 +169,37 @@ pub fn run(
         }
     }
     Ok(out)
+}
+
+/// OpenClaw's capture: its hook gives the agent (and the session, when
+/// one ended), not a transcript path; the transcripts are the rows of the
+/// agent's database. All of them are summed in one report.
+fn capture_openclaw(hipo: &Hipo, input: &Input, settings: &Settings) -> Result<Option<Ingested>> {
+    use crate::ingest::openclaw;
+    let sources = match &input.transcript_path {
+        Some(p) => vec![p.clone()],
+        None => openclaw::stores(Some(input.agent_id.as_deref().unwrap_or("main"))),
+    };
+    if sources.is_empty() {
+        return Ok(None);
+    }
+    let session = hipo.lock(settings.lock_wait)?;
+    let mut total = Ingested::default();
+    for source in sources {
+        let reports = if openclaw::is_store(&source) {
+            session.ingest_openclaw_store(&source, input.session_id.as_deref(), settings.today)?
+        } else {
+            vec![session.ingest(Platform::OpenClaw, &source, settings.today)?]
+        };
+        for r in reports {
+            total.messages += r.messages;
+            total.skipped += r.skipped;
+            total.lines += r.lines;
+            total.at = r.at.or(total.at);
+            total.transcript = r.transcript;
+        }
+    }
+    Ok(Some(total))
 }
 
 /// ROOT.md and the hot files that exist, each under a line naming it,

@@ -81,9 +81,14 @@ pub enum Command {
         /// The transcripts' platform.
         #[arg(long, value_parser = parse_platform, default_value = "claude-code")]
         platform: Platform,
-        /// Transcript files.
-        #[arg(required = true)]
+        /// Transcript files (OpenClaw: its agents' openclaw-agent.sqlite or session .jsonl files; none given: every agent's database under OPENCLAW_STATE_DIR or ~/.openclaw).
         transcripts: Vec<PathBuf>,
+        /// OpenClaw: only this session of the databases.
+        #[arg(long, value_name = "ID")]
+        session: Option<String>,
+        /// OpenClaw: only this agent's database, when no transcript is given.
+        #[arg(long, value_name = "ID")]
+        agent: Option<String>,
     },
     /// Search every level of memory (updates the index first).
     Search(SearchArgs),

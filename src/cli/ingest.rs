@@ -3,15 +3,47 @@
 use super::output::print_json;
 use super::{Ctx, exit};
 use anyhow::Result;
+use hipo::ingest::{Ingested, openclaw};
 use hipo::platform::Platform;
 use std::path::PathBuf;
 
-pub fn run(ctx: &Ctx, platform: Platform, transcripts: &[PathBuf]) -> Result<u8> {
+pub fn run(
+    ctx: &Ctx,
+    platform: Platform,
+    transcripts: &[PathBuf],
+    session: Option<&str>,
+    agent: Option<&str>,
+) -> Result<u8> {
+    let openclaw = platform == Platform::OpenClaw;
+    if !openclaw && (session.is_some() || agent.is_some()) {
+        anyhow::bail!("--session and --agent are for --platform openclaw");
+    }
+    let found;
+    let transcripts = match transcripts {
+        [] if openclaw => {
+            found = openclaw::stores(agent);
+            if found.is_empty() {
+                anyhow::bail!(
+                    "no OpenClaw transcript database under {}: give its path (agents/<agent>/agent/openclaw-agent.sqlite)",
+                    openclaw::state_dir()
+                        .map(|d| d.join("agents").display().to_string())
+                        .unwrap_or_else(|| "~/.openclaw/agents".into())
+                );
+            }
+            &found[..]
+        }
+        [] => anyhow::bail!("give the transcript files to ingest"),
+        given => given,
+    };
     let hipo = ctx.hipo()?;
-    let session = hipo.lock(ctx.lock_wait())?;
-    let mut reports = Vec::new();
+    let lock = hipo.lock(ctx.lock_wait())?;
+    let mut reports: Vec<Ingested> = Vec::new();
     for t in transcripts {
-        reports.push(session.ingest(platform, t, ctx.today())?);
+        if openclaw && openclaw::is_store(t) {
+            reports.extend(lock.ingest_openclaw_store(t, session, ctx.today())?);
+        } else {
+            reports.push(lock.ingest(platform, t, ctx.today())?);
+        }
     }
     if ctx.json {
         print_json(&reports)?;
@@ -28,10 +60,12 @@ pub fn run(ctx: &Ctx, platform: Platform, transcripts: &[PathBuf]) -> Result<u8>
     }
     let skipped = reports.iter().any(|r| r.skipped > 0);
     for r in reports.iter().filter(|r| r.skipped > 0) {
-        eprintln!(
-            "hipo: skipped {} unreadable line(s) of {}",
-            r.skipped, r.transcript
-        );
+        let what = if openclaw {
+            "unreadable or compressed entries"
+        } else {
+            "unreadable line(s)"
+        };
+        eprintln!("hipo: skipped {} {what} of {}", r.skipped, r.transcript);
     }
     Ok(if skipped { exit::PROBLEMS } else { exit::OK })
 }

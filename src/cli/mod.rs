@@ -138,7 +138,15 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Ingest {
             platform,
             transcripts,
-        } => ingest::run(&ctx, platform, &transcripts)?,
+            session,
+            agent,
+        } => ingest::run(
+            &ctx,
+            platform,
+            &transcripts,
+            session.as_deref(),
+            agent.as_deref(),
+        )?,
         Command::Search(args) => search::run(&ctx, &args)?,
         Command::Get { target } => get::run(&ctx, &target)?,
         Command::Index => index::run(&ctx)?,

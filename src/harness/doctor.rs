@@ -50,9 +50,10 @@ pub fn check(
             "the MCP server is registered as `hipo mcp`, but `hipo` is not on PATH: install it there (cargo install --path .)".into(),
         ));
     }
+    super::openclaw::doctor(root, &mut out);
     if out.is_empty() {
         out.push(warn(
-            "no agent platform is installed: run `hipo init --platform claude-code` (or codex)"
+            "no agent platform is installed: run `hipo init --platform claude-code` (or codex, openclaw)"
                 .into(),
         ));
     }
@@ -143,7 +144,7 @@ fn check_hooks(
 }
 
 /// Whether the program a hook command starts exists.
-fn reachable(cmd: &str) -> bool {
+pub(super) fn reachable(cmd: &str) -> bool {
     let program = match cmd.strip_prefix('\'') {
         Some(rest) => rest.split('\'').next().unwrap_or(""),
         None => cmd.split_whitespace().next().unwrap_or(""),

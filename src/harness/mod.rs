@@ -7,6 +7,7 @@
 
 mod doctor;
 mod files;
+pub mod openclaw;
 mod texts;
 
 pub use doctor::{Finding, check as doctor};
@@ -137,12 +138,18 @@ fn layout(platform: Platform) -> Result<Layout> {
 /// Whether hipo can install into `platform`: checked before anything is
 /// written, so a refused platform leaves the project as it was.
 pub fn check_supported(platform: Platform) -> Result<()> {
+    if platform == Platform::OpenClaw {
+        return Ok(());
+    }
     layout(platform).map(drop)
 }
 
 /// Installs hipo for `platform` under `root`; `bin` is the command that
 /// runs hipo from a hook.
 pub fn install(root: &Path, platform: Platform, bin: &str) -> Result<Report> {
+    if platform == Platform::OpenClaw {
+        return openclaw::install(root, bin);
+    }
     let l = layout(platform)?;
     let mut report = Report {
         platform: platform.as_str().into(),
@@ -174,6 +181,8 @@ pub fn install(root: &Path, platform: Platform, bin: &str) -> Result<Report> {
         l.hooks_file,
         set_hooks(root, l.hooks_file, &groups, platform)?,
     );
+    let (rel, change) = register_mcp(root, platform, true)?;
+    report.note(rel, change);
     if platform == Platform::Codex {
         report.next_steps.push(
             "Codex runs a hook only once you have reviewed it: open Codex, run /hooks and trust hipo's hooks (the project must be trusted too)".into(),
@@ -184,6 +193,9 @@ pub fn install(root: &Path, platform: Platform, bin: &str) -> Result<Report> {
 
 /// Removes what [`install`] added; hot files and memory stay.
 pub fn uninstall(root: &Path, platform: Platform) -> Result<Report> {
+    if platform == Platform::OpenClaw {
+        return openclaw::uninstall(root);
+    }
     let l = layout(platform)?;
     let mut report = Report {
         platform: platform.as_str().into(),

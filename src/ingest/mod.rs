@@ -13,6 +13,7 @@
 
 mod claude;
 mod codex;
+pub mod openclaw;
 
 use crate::error::{Error, Result};
 use crate::journal::Entry;
@@ -116,15 +117,27 @@ pub fn read_new(
     let key = transcript_key(transcript);
     let mark = watermark(root, platform, &key)?;
     let (parsed, cursor) = read_since(platform, transcript, mark.as_deref())?;
-    let mut report = Ingested {
-        transcript: transcript.display().to_string(),
+    let transcript = transcript.display().to_string();
+    Ok(entry_for(platform, parsed, &key, &cursor, transcript))
+}
+
+/// The entry for what `parsed` holds (`None` when it holds no message),
+/// ending in the watermark `key` `cursor`, with its report.
+fn entry_for(
+    platform: Platform,
+    parsed: Parsed,
+    key: &str,
+    cursor: &str,
+    transcript: String,
+) -> (Option<Entry>, Ingested) {
+    let report = Ingested {
+        transcript,
         messages: parsed.messages.len(),
         skipped: parsed.skipped,
         ..Default::default()
     };
     if parsed.messages.is_empty() {
-        report.messages = 0;
-        return Ok((None, report));
+        return (None, report);
     }
     let mark = format!("<!-- hipo:ingest {} {key} {cursor} -->", platform.as_str());
     let entry = Entry {
@@ -133,7 +146,7 @@ pub fn read_new(
         fields: Vec::new(),
         body: format!("{}{mark}\n", body(&parsed.messages)),
     };
-    Ok((Some(entry), report))
+    (Some(entry), report)
 }
 
 /// A transcript read from its cursor on, with the cursor to store next.
@@ -157,8 +170,13 @@ fn read_since(
             let cursor = (from + parsed.consumed).to_string();
             Ok((parsed, cursor))
         }
+        Platform::OpenClaw if openclaw::is_store(transcript) => Err(Error::Usage(format!(
+            "{} is OpenClaw's transcript database: ingest it with `hipo ingest --platform openclaw` (every session in it, or --session ID)",
+            transcript.display()
+        ))),
+        Platform::OpenClaw => openclaw::read_jsonl(transcript, mark),
         other => Err(Error::Usage(format!(
-            "reading {} transcripts is not built yet; claude-code and codex are",
+            "reading {} transcripts is not built yet; claude-code, codex and openclaw are",
             other.as_str()
         ))),
     }
@@ -194,6 +212,19 @@ fn transcript_key(path: &Path) -> String {
 /// latest watermark (cursors only move forward).
 fn watermark(root: &Path, platform: Platform, key: &str) -> Result<Option<String>> {
     let needle = format!("<!-- hipo:ingest {} {key} ", platform.as_str());
+    for path in raw_logs(root)? {
+        let text = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
+        let text = String::from_utf8_lossy(&text);
+        if let Some(i) = text.rfind(&needle) {
+            let rest = &text[i + needle.len()..];
+            return Ok(rest.split_whitespace().next().map(str::to_string));
+        }
+    }
+    Ok(None)
+}
+
+/// The raw logs (`memory/YYYY-MM-DD.md`), newest first.
+fn raw_logs(root: &Path) -> Result<Vec<std::path::PathBuf>> {
     let dir = root.join(crate::layout::MEMORY_DIR);
     let mut days: Vec<String> = match std::fs::read_dir(&dir) {
         Ok(entries) => entries
@@ -204,20 +235,11 @@ fn watermark(root: &Path, platform: Platform, key: &str) -> Result<Option<String
                     .is_ok_and(|k| matches!(k, crate::layout::PathKind::Raw(_)))
             })
             .collect(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(e) => return Err(Error::io(&dir, e)),
     };
     days.sort_unstable_by(|a, b| b.cmp(a));
-    for day in days {
-        let path = dir.join(&day);
-        let text = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
-        let text = String::from_utf8_lossy(&text);
-        if let Some(i) = text.rfind(&needle) {
-            let rest = &text[i + needle.len()..];
-            return Ok(rest.split_whitespace().next().map(str::to_string));
-        }
-    }
-    Ok(None)
+    Ok(days.into_iter().map(|d| dir.join(d)).collect())
 }
 
 /// `Session <time> <first words of the user>`.
