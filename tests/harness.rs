@@ -223,10 +223,10 @@ fn init_and_ingest_refuse_what_they_cannot_do_and_write_nothing() {
     let (code, _, err) = p.run(["init", "--platform", "vscode"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("is not a platform"), "{err}");
-    let (code, _, err) = p.run(["ingest", "--platform", "openclaw", t.to_str().unwrap()]);
+    let (code, _, err) = p.run(["ingest", "--platform", "opencode", t.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("reading openclaw transcripts is not built yet"),
+        err.contains("reading opencode transcripts is not built yet"),
         "{err}"
     );
     assert_eq!(before, p.snapshot());
