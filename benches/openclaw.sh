@@ -80,6 +80,11 @@ for _ in $(seq 240); do
   sed 's/\x1b\[[0-9;]*m//g' "$W/gateway.log" 2>/dev/null | grep -q '\[gateway\] ready' && break
   sleep 0.5
 done
+# hipo doctor sees a running gateway that started before the hook files last changed.
+touch hooks/hipo/handler.ts
+hipo doctor >"$W/doctor-stale.out" 2>&1 || true
+check "hipo doctor asks for a restart after the hook changed" grep -q "restart it" "$W/doctor-stale.out"
+touch -d "@$(( $(date +%s) - 3600 ))" hooks/hipo/handler.ts hooks/hipo/HOOK.md
 turn() {
   OPENCLAW_GATEWAY_TOKEN=bench OPENCLAW_GATEWAY_PORT=$GW \
     openclaw agent --agent main -m "$1" --json >"$W/agent-$2.out" 2>"$W/agent-$2.err" \

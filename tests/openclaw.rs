@@ -335,3 +335,28 @@ fn the_hooks_capture_each_turn_of_the_store_once_and_load_root_at_bootstrap() {
     );
     assert_eq!(log.matches("## Session").count(), 2, "{log}");
 }
+
+#[test]
+fn eight_captures_at_once_append_each_turn_once() {
+    let (p, home) = workspace();
+    run(&p, home.path(), &["init", "--platform", "openclaw"]);
+    let mut rows = turn(1, "x", "the ledger moves to postgres 16 on saturday");
+    rows[0]["parentId"] = Value::Null;
+    store(home.path(), &rows);
+    std::thread::scope(|s| {
+        for i in 0..8 {
+            let (p, home) = (&p, home.path());
+            s.spawn(move || {
+                let stdin = if i % 2 == 0 {
+                    json!({"agent_id": "main"})
+                } else {
+                    json!({"agent_id": "main", "session_id": "sess-1"})
+                };
+                assert_eq!(hook(p, home, "stop", &stdin).0, 0);
+            });
+        }
+    });
+    let log = p.read("memory/2027-01-21.md");
+    assert_eq!(log.matches("User: the ledger moves").count(), 1, "{log}");
+    assert_eq!(log.matches("## Session").count(), 1, "{log}");
+}

@@ -485,6 +485,14 @@ pub fn doctor(root: &Path, out: &mut Vec<Finding>) {
             what: format!("openclaw: hook hooks/hipo enabled in {shown} (a gateway started before `hipo init` must be restarted to load it)"),
         });
     }
+    if let Some((pid, started)) = running_gateway()
+        && let Some(changed) = hook_changed(root)
+        && started < changed
+    {
+        out.push(fix(format!(
+            "openclaw: the running gateway (pid {pid}) started before hooks/hipo was last written, and reads hook files only at start: restart it (`openclaw gateway restart`)"
+        )));
+    }
     let bin = entry
         .and_then(|e| e.pointer("/env/HIPO_BIN"))
         .and_then(Value::as_str)
@@ -514,6 +522,43 @@ pub fn doctor(root: &Path, out: &mut Vec<Finding>) {
             "openclaw: no MCP server hipo in {shown}: run `hipo init --platform openclaw`"
         ))),
     }
+}
+
+/// The newest gateway boot OpenClaw recorded (`state/openclaw.sqlite`,
+/// table `gateway_boot_lifecycle`) whose process is still alive: its pid
+/// and start time.
+fn running_gateway() -> Option<(i64, std::time::SystemTime)> {
+    let db = state_dir()?.join("state/openclaw.sqlite");
+    let flags =
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = rusqlite::Connection::open_with_flags(&db, flags).ok()?;
+    conn.busy_timeout(std::time::Duration::from_millis(500))
+        .ok()?;
+    let (pid, ms): (i64, i64) = conn
+        .query_row(
+            "SELECT pid, started_at_ms FROM gateway_boot_lifecycle ORDER BY started_at_ms DESC LIMIT 1",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .ok()?;
+    // Only where /proc tells whether the process lives (Linux).
+    if !Path::new(&format!("/proc/{pid}")).exists() {
+        return None;
+    }
+    let started = std::time::UNIX_EPOCH + std::time::Duration::from_millis(u64::try_from(ms).ok()?);
+    Some((pid, started))
+}
+
+/// When hipo's hook files last changed.
+fn hook_changed(root: &Path) -> Option<std::time::SystemTime> {
+    [HOOK_MD, HANDLER]
+        .iter()
+        .filter_map(|rel| {
+            std::fs::metadata(root.join(rel))
+                .and_then(|m| m.modified())
+                .ok()
+        })
+        .max()
 }
 
 #[cfg(test)]
