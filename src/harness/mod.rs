@@ -8,6 +8,7 @@
 mod doctor;
 mod files;
 pub mod openclaw;
+mod openclaw_hook;
 mod texts;
 
 pub use doctor::{Finding, check as doctor};
