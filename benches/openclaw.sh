@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # hipo in the real OpenClaw, end to end: a temp HOME and workspace, the fake model endpoint,
-# `hipo init --platform openclaw`, the gateway, two agent turns of one session, the gateway's
-# shutdown. Checks, from the fake's request log and the raw log:
-#   1. hipo's session-start context (a ROOT topic) reached the model (agent:bootstrap hook);
+# `hipo init --platform openclaw`, the gateway, two agent turns of one session, OpenClaw's own
+# compaction (`openclaw sessions compact`), a third turn, `/new`, the gateway's shutdown.
+# Checks, from the fake's request log, a log of hipo's hook calls and the raw log:
+#   1. hipo's session-start context (a ROOT topic) reached the model, also after the compaction;
 #   2. OpenClaw's MCP registry starts hipo's server and lists its tools (mcp.servers.hipo);
-#   3. each turn's words are in today's raw log exactly once (captured at the next bootstrap and
-#      at gateway shutdown), and a manual `hipo ingest --platform openclaw` afterwards adds nothing.
-# It is a bench-style script, not a test: the gateway takes ~10 s to start and 15-20 s per turn
+#   3. the gateway ran hipo on agent:bootstrap, session:compact:before (then hipo compacted),
+#      command:new and gateway:shutdown;
+#   4. hipo doctor asks for a restart when the hook files changed under a running gateway;
+#   5. each turn's words are in today's raw log exactly once, and a manual
+#      `hipo ingest --platform openclaw` afterwards adds nothing.
+# It is a bench-style script, not a test: the gateway takes ~10 s to start and 5-40 s per turn
 # with a CPU core busy.
 #
 # Usage: benches/openclaw.sh AGENTS_DIR [HIPO_BIN]
@@ -72,6 +76,19 @@ sys.exit(0 if c['hooks']['internal']['entries']['hipo']['enabled'] is True and c
 openclaw hooks list >"$W/hooks-list.out" 2>&1 || true
 check "openclaw hooks list shows hipo" grep -q hipo "$W/hooks-list.out"
 
+# From here on `hipo` on PATH logs each hook call (event and stdin) on its way to the real one
+# (after `hipo init`, which saw the real binary on PATH and so wrote no machine path).
+rm "$W/bin/hipo"
+cat >"$W/bin/hipo" <<EOF
+#!/bin/sh
+if [ "\$1" = hook ]; then
+  in=\$(cat); printf '%s %s\n' "\$*" "\$in" >>"$W/hook-calls.log"
+  printf '%s' "\$in" | exec "$HIPO" "\$@"
+fi
+exec "$HIPO" "\$@"
+EOF
+chmod +x "$W/bin/hipo"
+
 openclaw --no-color gateway --allow-unconfigured --auth token --token bench --port "$GW" \
   --bind loopback >"$W/gateway.log" 2>&1 &
 G=$!
@@ -95,10 +112,19 @@ turn "remember: the bench color is ultramarine" 1
 T1=$(date +%s)
 turn "and the bench animal is a pangolin" 2
 T2=$(date +%s)
+BEFORE=$(python3 -c "import json; print(json.load(open('memory/.compaction-state.json')).get('lastCompactionRun'))")
+# OpenClaw compacts the session (session:compact:before -> hipo pre-compact: capture, then
+# `hipo compact` in the background), one more turn, then /new (command:new -> session-end).
+OPENCLAW_GATEWAY_TOKEN=bench OPENCLAW_GATEWAY_PORT=$GW \
+  openclaw sessions compact agent:main:main >"$W/compact.out" 2>&1 || echo "  openclaw sessions compact exited $?"
+turn "and after the compaction, the bench tree is a baobab" 3
+OPENCLAW_GATEWAY_TOKEN=bench OPENCLAW_GATEWAY_PORT=$GW \
+  openclaw agent --agent main -m "/new" --json >"$W/new.out" 2>&1 || echo "  /new exited $?"
+T3=$(date +%s)
 kill -TERM "$G" 2>/dev/null || true   # gateway:shutdown: the hook captures the last turn
 for _ in $(seq 60); do kill -0 "$G" 2>/dev/null || break; sleep 0.5; done
 sleep 1   # a capture the shutdown wait left running in the background
-echo "  turns took $((T1 - T0)) s and $((T2 - T1)) s"
+echo "  turns took $((T1 - T0)) s and $((T2 - T1)) s; compaction, turn 3 and /new $((T3 - T2)) s"
 
 in_request() { python3 "$CLIENTS/reqlog.py" "$W/requests.jsonl" --grep "$1"; }
 check "both turns answered by the fake" grep -q 'FAKE-REPLY ok' "$W/agent-2.out"
@@ -109,11 +135,22 @@ check "hipo's working files reached the model" in_request "=== SCRATCHPAD.md ===
 # probe, which starts `hipo mcp` as an agent run would and lists the tools.
 openclaw mcp probe hipo --json >"$W/mcp-probe.json" 2>"$W/mcp-probe.err" || true
 check "openclaw mcp probe lists hipo's tools" grep -q '"hipo__search"' "$W/mcp-probe.json"
+AFTER=$(python3 -c "import json; print(json.load(open('memory/.compaction-state.json')).get('lastCompactionRun'))")
+fired() { grep -q "hook openclaw $1 .*\"hook_event_name\":\"$2\"" "$W/hook-calls.log"; }
+check "agent:bootstrap ran session-start" fired session-start agent:bootstrap
+check "session:compact:before ran pre-compact" fired pre-compact session:compact:before
+check "command:new ran session-end" fired session-end command:new
+check "gateway:shutdown ran session-end" fired session-end gateway:shutdown
+check "hipo compacted after OpenClaw's compaction" test "$BEFORE" != "$AFTER"
+check "the ROOT topic is in the model's requests after the compaction too" python3 "$CLIENTS/reqlog.py" "$W/requests.jsonl" --grep "$TOPIC" --count 3
+echo "  hook calls (event, then the OpenClaw event that ran it):"
+sed 's/^hook openclaw \([a-z-]*\) .*"hook_event_name":"\([^"]*\)".*/\1 (\2)/' "$W/hook-calls.log" | sed 's/^/    /'
 RAW=memory/$(date -u +%F).md
 once() { [[ $(grep -c -- "$1" "$RAW") == 1 ]]; }
 check "turn 1's words in today's raw log exactly once" once "User: remember: the bench color is ultramarine"
 check "turn 2's words in today's raw log exactly once" once "User: and the bench animal is a pangolin"
 check "the replies are there too" grep -q "Assistant: FAKE-REPLY ok" "$RAW"
+check "turn 3's words exactly once" once "User: and after the compaction, the bench tree is a baobab"
 hipo ingest --platform openclaw >"$W/ingest.out" 2>&1 || true
 check "a manual ingest afterwards adds nothing" once "User: and the bench animal is a pangolin"
 hipo doctor >"$W/doctor.out" 2>&1 || true

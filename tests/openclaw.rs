@@ -139,6 +139,8 @@ fn init_installs_into_the_workspace_and_openclaw_json_and_uninstall_leaves_the_r
         out.contains("ok   openclaw: hook hooks/hipo enabled"),
         "{out}"
     );
+    // The config gives the agents another workspace: its gateway would not load this hook.
+    assert!(out.contains("the workspace /somewhere, not"), "{out}");
 
     let (code, _, err) = run(&p, home.path(), &["uninstall", "--platform", "openclaw"]);
     assert_eq!(code, 0, "{err}");

@@ -347,6 +347,12 @@ pub fn doctor(root: &Path, out: &mut Vec<Finding>) {
         )));
         return;
     };
+    if let Some(found) = workspace_elsewhere(&cfg, root) {
+        out.push(warn(format!(
+            "openclaw: {shown} gives the agents the workspace {found}, not {}: the gateway loads hooks/hipo only from its agents' workspaces",
+            root.display()
+        )));
+    }
     let entry = cfg.pointer("/hooks/internal/entries/hipo");
     let enabled = entry
         .and_then(|e| e.get("enabled"))
@@ -428,6 +434,37 @@ fn running_gateway() -> Option<(i64, std::time::SystemTime)> {
     }
     let started = std::time::UNIX_EPOCH + std::time::Duration::from_millis(u64::try_from(ms).ok()?);
     Some((pid, started))
+}
+
+/// The workspace OpenClaw's config gives its agents (the default, or
+/// `~/.openclaw/workspace` when none is set), when `root` is not one of
+/// them (nor a per-agent one).
+fn workspace_elsewhere(cfg: &Value, root: &Path) -> Option<String> {
+    let same = |p: &str| {
+        let p = Path::new(p);
+        p == root || p.canonicalize().ok().as_deref() == root.canonicalize().ok().as_deref()
+    };
+    let per_agent = cfg
+        .pointer("/agents/list")
+        .or_else(|| cfg.pointer("/agents/entries"))
+        .into_iter()
+        .flat_map(|v| match v {
+            Value::Array(a) => a.iter().collect::<Vec<_>>(),
+            Value::Object(m) => m.values().collect(),
+            _ => Vec::new(),
+        })
+        .filter_map(|a| a.get("workspace").and_then(Value::as_str));
+    if per_agent.into_iter().any(same) {
+        return None;
+    }
+    let default = match cfg
+        .pointer("/agents/defaults/workspace")
+        .and_then(Value::as_str)
+    {
+        Some(w) => w.to_string(),
+        None => state_dir()?.join("workspace").display().to_string(),
+    };
+    (!same(&default)).then_some(default)
 }
 
 /// When hipo's hook files last changed.

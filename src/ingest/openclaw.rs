@@ -226,12 +226,21 @@ pub fn read_new_store(
         Some(s) => vec![s.to_string()],
         None => all_sessions(&db).map_err(sql(store))?,
     };
-    let marks = watermarks(root)?;
+    // One session (a hook's case): its newest watermark, found reading the
+    // raw logs newest first. Every session: one pass over all of them.
+    let marks = match session {
+        Some(_) => HashMap::new(),
+        None => watermarks(root)?,
+    };
     let mut out = Vec::new();
     for id in sessions {
         let key = super::transcript_key(Path::new(&id));
-        let mark: i64 = marks
-            .get(&key)
+        let mark = match session {
+            Some(_) => super::watermark(root, Platform::OpenClaw, &key)?,
+            None => marks.get(&key).cloned(),
+        };
+        let mark: i64 = mark
+            .as_deref()
             .and_then(|m| m.strip_prefix(SEQ))
             .and_then(|n| n.parse().ok())
             .unwrap_or(-1);
