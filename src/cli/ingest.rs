@@ -48,14 +48,20 @@ pub fn run(
     if ctx.json {
         print_json(&reports)?;
     } else {
+        let mut unchanged = 0;
         for r in &reports {
             match &r.at {
                 Some(at) => println!(
                     "{}: {} message(s) appended at {at}",
                     r.transcript, r.messages
                 ),
+                // A store's many sessions: one line for all that had nothing new.
+                None if openclaw && reports.len() > 1 => unchanged += 1,
                 None => println!("{}: nothing new", r.transcript),
             }
+        }
+        if unchanged > 0 {
+            println!("{unchanged} session(s): nothing new");
         }
     }
     let skipped = reports.iter().any(|r| r.skipped > 0);

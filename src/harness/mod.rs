@@ -338,6 +338,8 @@ mod tests {
         );
         let settings = std::fs::read_to_string(root.join(".claude/settings.local.json")).unwrap();
         assert!(settings.contains("notify-me") && settings.contains("hipo hook claude-code stop"));
+        let mcp = std::fs::read_to_string(root.join(".mcp.json")).unwrap();
+        assert!(mcp.contains(r#""command": "hipo""#), "{mcp}");
         assert!(
             std::fs::read_to_string(root.join("CLAUDE.md"))
                 .unwrap()
@@ -354,6 +356,10 @@ mod tests {
             "{settings}"
         );
         assert!(!root.join(".claude/skills/hipo-recall").exists());
+        assert!(
+            !root.join(".mcp.json").exists(),
+            "hipo's .mcp.json held only its server"
+        );
         assert!(root.join("WORKING.md").exists(), "memory files stay");
     }
 }

@@ -223,7 +223,7 @@ pub fn read_new_store(
 ) -> Result<Vec<(Option<Entry>, Ingested)>> {
     let db = open(store)?;
     let sessions = match session {
-        Some(s) => vec![s.to_string()],
+        Some(s) => vec![(s.to_string(), i64::MAX)],
         None => all_sessions(&db).map_err(sql(store))?,
     };
     // One session (a hook's case): its newest watermark, found reading the
@@ -233,7 +233,7 @@ pub fn read_new_store(
         None => watermarks(root)?,
     };
     let mut out = Vec::new();
-    for id in sessions {
+    for (id, newest) in sessions {
         let key = super::transcript_key(Path::new(&id));
         let mark = match session {
             Some(_) => super::watermark(root, Platform::OpenClaw, &key)?,
@@ -244,6 +244,17 @@ pub fn read_new_store(
             .and_then(|m| m.strip_prefix(SEQ))
             .and_then(|n| n.parse().ok())
             .unwrap_or(-1);
+        if newest <= mark {
+            // Read up to its last row already: nothing to query.
+            out.push((
+                None,
+                Ingested {
+                    transcript: format!("{}#{id}", store.display()),
+                    ..Default::default()
+                },
+            ));
+            continue;
+        }
         let (mut parsed, last) = read_session(&db, &id, mark).map_err(sql(store))?;
         parsed.session.get_or_insert(id.clone());
         let transcript = format!("{}#{id}", store.display());
@@ -289,9 +300,13 @@ fn sql(store: &Path) -> impl Fn(rusqlite::Error) -> Error + '_ {
     }
 }
 
-fn all_sessions(db: &rusqlite::Connection) -> rusqlite::Result<Vec<String>> {
-    let mut stmt = db.prepare("SELECT DISTINCT session_id FROM transcript_events ORDER BY 1")?;
-    let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+/// Every session of the store with its last `seq` (one pass over the
+/// primary key), so a session read to its end costs no query.
+fn all_sessions(db: &rusqlite::Connection) -> rusqlite::Result<Vec<(String, i64)>> {
+    let mut stmt = db.prepare(
+        "SELECT session_id, MAX(seq) FROM transcript_events GROUP BY session_id ORDER BY 1",
+    )?;
+    let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
     rows.collect()
 }
 
@@ -301,7 +316,7 @@ fn read_session(
     session: &str,
     mark: i64,
 ) -> rusqlite::Result<(Parsed, Option<i64>)> {
-    let mut stmt = db.prepare(
+    let mut stmt = db.prepare_cached(
         "SELECT seq, event_json FROM transcript_events WHERE session_id = ?1 AND seq > ?2 ORDER BY seq",
     )?;
     let mut rows = stmt.query(rusqlite::params![session, mark])?;
