@@ -63,6 +63,14 @@ pub enum Error {
     /// The local LLM backend failed for a reason that is not per-node.
     #[error("llm: {0}")]
     Llm(String),
+    /// An agent platform's transcript database could not be read (busy
+    /// past the wait, damaged, or of an unknown layout).
+    #[error("transcript store {}: {source}", path.display())]
+    TranscriptStore {
+        path: PathBuf,
+        #[source]
+        source: Box<rusqlite::Error>,
+    },
     /// The caller asked for something that cannot be done as asked; the
     /// message says what to do instead.
     #[error("{0}")]

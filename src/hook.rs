@@ -63,9 +63,13 @@ pub struct Input {
     #[serde(default)]
     pub source: Option<String>,
     /// The session, where the transcript is a store of many (OpenCode's
-    /// plugin sends its `sessionID` here).
+    /// plugin sends its `sessionID` here; OpenClaw's hook the session that
+    /// ended, or none: every session of the agent).
     #[serde(default)]
     pub session_id: Option<String>,
+    /// OpenClaw: the agent whose transcript database to read.
+    #[serde(default)]
+    pub agent_id: Option<String>,
 }
 
 impl Input {
@@ -154,6 +158,10 @@ pub fn run(
                 out.stdout = recall(hipo, prompt, settings)?;
             }
         }
+        Event::Stop | Event::SessionEnd | Event::PreCompact if platform == Platform::OpenClaw => {
+            out.ingested = capture_openclaw(hipo, input, settings)?;
+            out.compact_in_background = event == Event::PreCompact;
+        }
         Event::Stop | Event::SessionEnd | Event::PreCompact => {
             let (transcript, id) = transcript_of(platform, input);
             if let Some(path) = transcript {
@@ -183,6 +191,37 @@ fn transcript_of(platform: Platform, input: &Input) -> (Option<PathBuf>, Option<
         },
         _ => (input.transcript_path.clone(), None),
     }
+}
+
+/// OpenClaw's capture: its hook gives the agent (and the session, when
+/// one ended), not a transcript path; the transcripts are the rows of the
+/// agent's database. All of them are summed in one report.
+fn capture_openclaw(hipo: &Hipo, input: &Input, settings: &Settings) -> Result<Option<Ingested>> {
+    use crate::ingest::openclaw;
+    let sources = match &input.transcript_path {
+        Some(p) => vec![p.clone()],
+        None => openclaw::stores(Some(input.agent_id.as_deref().unwrap_or("main"))),
+    };
+    if sources.is_empty() {
+        return Ok(None);
+    }
+    let session = hipo.lock(settings.lock_wait)?;
+    let mut total = Ingested::default();
+    for source in sources {
+        let reports = if openclaw::is_store(&source) {
+            session.ingest_openclaw_store(&source, input.session_id.as_deref(), settings.today)?
+        } else {
+            vec![session.ingest(Platform::OpenClaw, &source, None, settings.today)?]
+        };
+        for r in reports {
+            total.messages += r.messages;
+            total.skipped += r.skipped;
+            total.lines += r.lines;
+            total.at = r.at.or(total.at);
+            total.transcript = r.transcript;
+        }
+    }
+    Ok(Some(total))
 }
 
 /// ROOT.md and the hot files that exist, each under a line naming it,

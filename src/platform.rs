@@ -38,7 +38,14 @@ impl Platform {
             Platform::ClaudeCode => &[".claude", "CLAUDE.md"],
             Platform::Codex => &[".codex"],
             Platform::OpenCode => &["opencode.json", "opencode.jsonc", ".opencode"],
-            Platform::OpenClaw => &["SOUL.md", "IDENTITY.md", "HEARTBEAT.md"],
+            // The files OpenClaw seeds a workspace with, and its state
+            // marker; not AGENTS.md or USER.md, which others write too.
+            Platform::OpenClaw => &[
+                "SOUL.md",
+                "IDENTITY.md",
+                "HEARTBEAT.md",
+                ".openclaw/workspace-state.json",
+            ],
         }
     }
 

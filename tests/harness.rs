@@ -214,17 +214,31 @@ fn init_and_ingest_refuse_what_they_cannot_do_and_write_nothing() {
         err.contains("several agent platforms found") && err.contains("--platform"),
         "{err}"
     );
-    let (code, _, err) = p.run(["init", "--platform", "openclaw"]);
-    assert_eq!(code, 2, "{err}");
-    assert!(err.contains("not built yet; claude-code, codex"), "{err}");
     let (code, _, err) = p.run(["init", "--platform", "vscode"]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("is not a platform"), "{err}");
-    let (code, _, err) = p.run(["ingest", "--platform", "openclaw", t.to_str().unwrap()]);
+    let (code, _, err) = p.run(["ingest", "--platform", "opencode", t.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
-    assert!(
-        err.contains("reading openclaw transcripts is not built yet"),
-        "{err}"
-    );
+    assert!(err.contains("is not a database"), "{err}");
+    let (code, _, err) = p.run([
+        "ingest",
+        "--platform",
+        "codex",
+        "--session",
+        "x",
+        t.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--session is for"), "{err}");
+    let (code, _, err) = p.run([
+        "ingest",
+        "--platform",
+        "codex",
+        "--agent",
+        "x",
+        t.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--agent is for --platform openclaw"), "{err}");
     assert_eq!(before, p.snapshot());
 }

@@ -81,11 +81,18 @@ pub enum Command {
         /// The transcripts' platform.
         #[arg(long, value_parser = parse_platform, default_value = "claude-code")]
         platform: Platform,
-        /// OpenCode: the session(s) to read (default: every session run in this project).
+        /// OpenCode and OpenClaw: the session(s) to read (default: every
+        /// session OpenCode ran in this project / every session of the
+        /// OpenClaw databases).
         #[arg(long = "session", value_name = "ID")]
         sessions: Vec<String>,
-        /// Transcript files (OpenCode: its database, default $XDG_DATA_HOME/opencode/opencode.db).
+        /// Transcript files (OpenCode: its database, default $XDG_DATA_HOME/opencode/opencode.db;
+        /// OpenClaw: its agents' openclaw-agent.sqlite or session .jsonl files, default every
+        /// agent's database under OPENCLAW_STATE_DIR or ~/.openclaw).
         transcripts: Vec<PathBuf>,
+        /// OpenClaw: only this agent's database, when no transcript is given.
+        #[arg(long, value_name = "ID")]
+        agent: Option<String>,
     },
     /// Search every level of memory (updates the index first).
     Search(SearchArgs),

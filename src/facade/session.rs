@@ -230,6 +230,28 @@ impl<'h> Session<'h> {
         Ok(report)
     }
 
+    /// Captures what is new in each session of an OpenClaw transcript
+    /// database (or only in `session`): one entry per session.
+    pub fn ingest_openclaw_store(
+        &self,
+        store: &Path,
+        session: Option<&str>,
+        today: NaiveDate,
+    ) -> Result<Vec<Ingested>> {
+        let found =
+            ingest::openclaw::read_new_store(self.root(), &|| self.store().ok(), store, session)?;
+        let mut out = Vec::new();
+        for (entry, mut report) in found {
+            if let Some(entry) = entry {
+                let appended = self.append_counted(&entry, today, false)?;
+                report.at = Some(format!("{}:{}", appended.path, appended.line));
+                report.lines = appended.lines;
+            }
+            out.push(report);
+        }
+        Ok(out)
+    }
+
     /// Appends `entry` and counts its lines (and, for an agent's own
     /// checkpoint, the checkpoint) in hipocampus's triggers.
     fn append_counted(

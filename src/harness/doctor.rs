@@ -54,9 +54,10 @@ pub fn check(
             "the MCP server is registered as `hipo mcp`, but `hipo` is not on PATH: install it there (cargo install --path .)".into(),
         ));
     }
+    super::openclaw::doctor(root, &mut out);
     if out.is_empty() {
         out.push(warn(
-            "no agent platform is installed: run `hipo init --platform claude-code` (or codex, opencode)"
+            "no agent platform is installed: run `hipo init --platform claude-code` (or codex, opencode, openclaw)"
                 .into(),
         ));
     }

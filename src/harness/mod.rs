@@ -8,6 +8,8 @@
 mod doctor;
 mod files;
 mod jsonc;
+pub mod openclaw;
+mod openclaw_hook;
 mod opencode;
 mod texts;
 
@@ -149,8 +151,9 @@ fn layout(platform: Platform) -> Result<Layout> {
             hooks_personal: false,
             hooks: &[],
         }),
+        // OpenClaw's workspace and config are laid out by `openclaw`.
         other => Err(Error::Usage(format!(
-            "installing into {} is not built yet; claude-code, codex and opencode are",
+            "{} has no hooks-file layout; `harness::openclaw` installs it",
             other.as_str()
         ))),
     }
@@ -159,6 +162,9 @@ fn layout(platform: Platform) -> Result<Layout> {
 /// Whether hipo can install into `platform`: checked before anything is
 /// written, so a refused platform leaves the project as it was.
 pub fn check_supported(platform: Platform) -> Result<()> {
+    if platform == Platform::OpenClaw {
+        return Ok(());
+    }
     layout(platform).map(drop)
 }
 
@@ -166,6 +172,9 @@ pub fn check_supported(platform: Platform) -> Result<()> {
 /// runs hipo from a personal hooks file (`hipo`, or this binary's path
 /// when `hipo` on `PATH` is not it); shared files always call `hipo`.
 pub fn install(root: &Path, platform: Platform, bin: &str) -> Result<Report> {
+    if platform == Platform::OpenClaw {
+        return openclaw::install(root, bin);
+    }
     let l = layout(platform)?;
     let bin = if l.hooks_personal { bin } else { "hipo" };
     let mut report = Report {
@@ -214,6 +223,9 @@ pub fn install(root: &Path, platform: Platform, bin: &str) -> Result<Report> {
 
 /// Removes what [`install`] added; hot files and memory stay.
 pub fn uninstall(root: &Path, platform: Platform) -> Result<Report> {
+    if platform == Platform::OpenClaw {
+        return openclaw::uninstall(root);
+    }
     let l = layout(platform)?;
     let mut report = Report {
         platform: platform.as_str().into(),
@@ -381,6 +393,8 @@ mod tests {
         );
         let settings = std::fs::read_to_string(root.join(".claude/settings.local.json")).unwrap();
         assert!(settings.contains("notify-me") && settings.contains("hipo hook claude-code stop"));
+        let mcp = std::fs::read_to_string(root.join(".mcp.json")).unwrap();
+        assert!(mcp.contains(r#""command": "hipo""#), "{mcp}");
         assert!(
             std::fs::read_to_string(root.join("CLAUDE.md"))
                 .unwrap()
@@ -397,6 +411,10 @@ mod tests {
             "{settings}"
         );
         assert!(!root.join(".claude/skills/hipo-recall").exists());
+        assert!(
+            !root.join(".mcp.json").exists(),
+            "hipo's .mcp.json held only its server"
+        );
         assert!(root.join("WORKING.md").exists(), "memory files stay");
     }
 }

@@ -35,6 +35,22 @@ pub(super) fn find<'s>(
     find_with(root, open, platform, key, PERSIST_BYTES)
 }
 
+/// The newest watermark's cursor of every transcript of `platform`, by
+/// key: for a store holding many sessions (OpenClaw's database), one
+/// look at the raw logs for all of them.
+pub(super) fn find_all<'s>(
+    root: &Path,
+    open: &dyn Fn() -> Option<&'s Store>,
+    platform: Platform,
+) -> Result<HashMap<String, String>> {
+    let prefix = format!("{} ", platform.as_str());
+    Ok(known(root, open, PERSIST_BYTES)?
+        .marks
+        .into_iter()
+        .filter_map(|(id, m)| Some((id.strip_prefix(&prefix)?.to_string(), m.cursor)))
+        .collect())
+}
+
 /// [`find`], updating the cache once `persist` bytes were read past it.
 fn find_with<'s>(
     root: &Path,
@@ -43,8 +59,17 @@ fn find_with<'s>(
     key: &str,
     persist: u64,
 ) -> Result<Option<String>> {
-    let logs = raw_logs(root)?;
     let id = format!("{} {key}", platform.as_str());
+    Ok(known(root, open, persist)?
+        .marks
+        .remove(&id)
+        .map(|m| m.cursor))
+}
+
+/// Every watermark the raw logs hold: the cache, brought up to date with
+/// what was appended since.
+fn known<'s>(root: &Path, open: &dyn Fn() -> Option<&'s Store>, persist: u64) -> Result<Marks> {
+    let logs = raw_logs(root)?;
     let cache = Store::open_read_only(root)
         .and_then(|r| r.ingest_marks())
         .unwrap_or_default();
@@ -62,7 +87,7 @@ fn find_with<'s>(
         );
         (Marks::default(), dropped)
     };
-    let (mut marks, found, read) = scan(root, &logs, &known)?;
+    let (marks, found, read) = scan(root, &logs, &known)?;
     changes.0.extend(found.0);
     changes.1.extend(found.1);
     let worth = !still_appended || read >= persist;
@@ -72,7 +97,7 @@ fn find_with<'s>(
     {
         store.save_ingest_marks(&changes.0, &changes.1)?;
     }
-    Ok(marks.marks.remove(&id).map(|m| m.cursor))
+    Ok(marks)
 }
 
 type Changes = (Vec<(String, Option<u64>)>, Vec<(String, Option<Mark>)>);

@@ -14,6 +14,7 @@
 mod claude;
 mod codex;
 mod marks;
+pub mod openclaw;
 pub mod opencode;
 
 use crate::error::{Error, Result};
@@ -127,18 +128,30 @@ pub(crate) fn read_new<'s>(
     };
     let mark = marks::find(root, store, platform, &key)?;
     let (parsed, cursor) = read_since(platform, transcript, session, mark.as_deref())?;
-    let mut report = Ingested {
-        transcript: match session {
-            Some(s) => format!("{}#{s}", transcript.display()),
-            None => transcript.display().to_string(),
-        },
+    let transcript = match session {
+        Some(s) => format!("{}#{s}", transcript.display()),
+        None => transcript.display().to_string(),
+    };
+    Ok(entry_for(platform, parsed, &key, &cursor, transcript))
+}
+
+/// The entry for what `parsed` holds (`None` when it holds no message),
+/// ending in the watermark `key` `cursor`, with its report.
+fn entry_for(
+    platform: Platform,
+    parsed: Parsed,
+    key: &str,
+    cursor: &str,
+    transcript: String,
+) -> (Option<Entry>, Ingested) {
+    let report = Ingested {
+        transcript,
         messages: parsed.messages.len(),
         skipped: parsed.skipped,
         ..Default::default()
     };
     if parsed.messages.is_empty() {
-        report.messages = 0;
-        return Ok((None, report));
+        return (None, report);
     }
     let mark = format!("<!-- hipo:ingest {} {key} {cursor} -->", platform.as_str());
     let entry = Entry {
@@ -147,7 +160,7 @@ pub(crate) fn read_new<'s>(
         fields: Vec::new(),
         body: format!("{}{mark}\n", body(&parsed.messages)),
     };
-    Ok((Some(entry), report))
+    (Some(entry), report)
 }
 
 /// A transcript read from its cursor on, with the cursor to store next.
@@ -181,10 +194,11 @@ fn read_since(
             })?;
             opencode::read(transcript, session, mark.unwrap_or(""))
         }
-        other => Err(Error::Usage(format!(
-            "reading {} transcripts is not built yet; claude-code, codex and opencode are",
-            other.as_str()
+        Platform::OpenClaw if openclaw::is_store(transcript) => Err(Error::Usage(format!(
+            "{} is OpenClaw's transcript database: ingest it with `hipo ingest --platform openclaw` (every session in it, or --session ID)",
+            transcript.display()
         ))),
+        Platform::OpenClaw => openclaw::read_jsonl(transcript, mark),
     }
 }
 
