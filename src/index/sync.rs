@@ -384,10 +384,16 @@ impl Apply<'_> {
     }
 }
 
-/// Commits, merges small segments, and shows the result to the reader.
+/// Commits, merges small segments, deletes the files the merge replaced,
+/// and shows the result to the reader.
 fn finish(index: &SearchIndex, mut writer: IndexWriter) -> Result<()> {
     writer.commit().map_err(Error::index("committing"))?;
     compact_segments(index, &mut writer)?;
+    // A merge leaves the segments it replaced on disk (a 10-year build:
+    // 46 files, 78 MB), which the next run would take for an interrupted
+    // update's and remove with a warning. Failing here loses nothing: the
+    // next run removes them.
+    let _ = writer.garbage_collect_files().wait();
     writer
         .wait_merging_threads()
         .map_err(Error::index("finishing"))?;
