@@ -15,7 +15,8 @@
 #
 # Usage: benches/scale.sh [out-dir]        (default: benches/results)
 #   DAYS="90 365 3650" RUNS=20 WORK=/tmp/scale benches/scale.sh
-# Needs hyperfine, python3, GNU time and a release build (built if missing).
+# Needs hyperfine, python3, GNU time and a release build (built if missing: rebuild it
+# yourself after a change).
 # The work directory (~3x the history on disk) is removed on exit unless
 # WORK is given.
 set -euo pipefail
@@ -29,7 +30,11 @@ mkdir -p "$out"
 if [ -n "${WORK:-}" ]; then work=$WORK; mkdir -p "$work"; else
   work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 fi
-(cd "$here" && cargo build --release -q && cargo build --release -q --example gen-history)
+# Built only if missing: building the example enables dev-dependencies
+# features, so `cargo build --release` after it relinks hipo (minutes here).
+[ -x "$here/target/release/hipo" ] || (cd "$here" && cargo build --release -q --bin hipo)
+[ -x "$here/target/release/examples/gen-history" ] ||
+  (cd "$here" && cargo build --release -q --example gen-history)
 cp "$here/target/release/hipo" "$work/hipo"
 hipo=$work/hipo
 gen=$here/target/release/examples/gen-history
