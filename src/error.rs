@@ -54,6 +54,10 @@ pub enum Error {
     /// tantivy error to tell (a field missing from its schema).
     #[error("search index: {0}")]
     IndexLayout(String),
+    /// Writing an export to its output failed (a closed pipe among others,
+    /// which the CLI takes as the reader having had enough).
+    #[error("writing the export: {0}")]
+    Export(#[source] std::io::Error),
     /// A search query could not be parsed.
     #[error("query: {0}")]
     Query(String),

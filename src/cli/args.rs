@@ -103,6 +103,9 @@ pub enum Command {
     },
     /// Bring the search index up to date (search does this itself).
     Index,
+    /// Write every section's index document, with its redacted text, as
+    /// NDJSON on stdout (for Quickwit or any search service).
+    Export(ExportArgs),
     /// Measure retrieval quality: Recall@k and MRR over a JSON Lines fixture.
     Eval(EvalArgs),
     /// Serve memory as MCP tools over stdin/stdout (search, get, recall, checkpoint, status, compact, timeline).
@@ -113,6 +116,17 @@ pub enum Command {
     /// The context pack for a prompt: matching ROOT topics and the best
     /// passages, within a token budget; nothing when nothing is relevant.
     Recall(RecallArgs),
+}
+
+/// `hipo export` flags.
+#[derive(Debug, clap::Args)]
+pub struct ExportArgs {
+    /// One JSON object a line (the only format; required so that another can come).
+    #[arg(long, required = true)]
+    pub ndjson: bool,
+    /// Also the windows (the passages search shows), after their section.
+    #[arg(long)]
+    pub windows: bool,
 }
 
 /// `hipo compact` flags.

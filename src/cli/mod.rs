@@ -6,6 +6,7 @@ mod args;
 mod checkpoint;
 mod compact;
 mod eval;
+mod export;
 mod get;
 mod hook;
 mod index;
@@ -144,6 +145,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Search(args) => search::run(&ctx, &args)?,
         Command::Get { target } => get::run(&ctx, &target)?,
         Command::Index => index::run(&ctx)?,
+        Command::Export(args) => export::run(&ctx, &args)?,
         Command::Eval(args) => eval::run(&ctx, &args)?,
         Command::Mcp { llm } => mcp::run(&ctx, &llm)?,
         Command::Recall(args) => recall::run(&ctx, &args)?,

@@ -41,6 +41,11 @@ impl Bar {
         Bar::with("{spinner} indexing {pos}/{len} files {elapsed}", 20)
     }
 
+    /// For an export: worth a bar from the same size as an index build.
+    pub fn exporting() -> Bar {
+        Bar::with("{spinner} exporting {pos}/{len} files {elapsed}", 20)
+    }
+
     fn with(template: &str, min_total: usize) -> Bar {
         let bar = ProgressBar::hidden();
         bar.set_style(

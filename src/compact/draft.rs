@@ -74,11 +74,15 @@ impl Run<'_> {
         let body = if source_lines > self.threshold(id.level()) {
             // Only text a model will read needs redacting now; a node's own
             // text is redacted as a whole when it is written.
-            if self.calls_model {
-                for s in &mut sources {
-                    if let std::borrow::Cow::Owned(r) = redact(&s.body) {
-                        s.body = r;
-                    }
+            for s in &mut sources {
+                if !self.calls_model {
+                    // No model will read it, and the stub names only paths
+                    // and line counts: a level's requests would otherwise
+                    // hold every raw log of the history at once (a 10-year
+                    // first compaction peaked at ~1 GB for 500 MB of logs).
+                    s.body = String::new();
+                } else if let std::borrow::Cow::Owned(r) = redact(&s.body) {
+                    s.body = r;
                 }
             }
             DraftBody::NeedsSummary(SummaryRequest {

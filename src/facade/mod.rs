@@ -142,6 +142,19 @@ impl Hipo {
         })
     }
 
+    /// Writes every section's documents, as the index holds them but with
+    /// their (redacted) text, to `out` as NDJSON ([`index::export`]):
+    /// streamed, a file at a time. Reads the Markdown only, so it takes no
+    /// lock and needs no index.
+    pub fn export(
+        &self,
+        options: index::ExportOptions,
+        out: &mut dyn std::io::Write,
+        progress: &dyn Progress,
+    ) -> Result<index::ExportReport> {
+        index::export(&self.root, &self.config, options, out, progress)
+    }
+
     /// A file, a slice of it, or a hit's section (`#id`), redacted.
     pub fn get(&self, target: &str) -> Result<get::Slice> {
         self.get_target(&get::parse(target)?)

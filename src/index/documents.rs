@@ -18,13 +18,22 @@ use std::collections::HashSet;
 use std::path::Path;
 use tantivy::TantivyDocument;
 
-/// One changed file, ready to index.
+/// One changed file, its documents handed on.
 pub(super) struct Prepared {
     pub rel: String,
     pub record: IndexedFile,
-    /// Documents for sections the index does not have yet, by key.
-    pub docs: Vec<(Key, Vec<TantivyDocument>)>,
+    /// Sections whose documents were handed to the sink.
+    pub added: usize,
 }
+
+/// Where [`prepare`] hands each new section's documents (its key, then its
+/// ranking document and windows) as soon as they are made: the index
+/// writer, or an export. Nothing is kept after, so a build holds one file
+/// per worker, never the corpus.
+pub(super) type Sink<'a> = dyn FnMut(Key, Vec<TantivyDocument>) -> crate::error::Result<()> + 'a;
+
+/// A file prepared, or the reason it was skipped.
+pub(super) type Outcome = std::result::Result<Prepared, Problem>;
 
 /// What a file contributes to every one of its documents.
 struct FileMeta {
@@ -35,20 +44,28 @@ struct FileMeta {
     period: Option<String>,
 }
 
-/// Reads and cuts one file. Only sections whose key is not in `old` (what
-/// the index holds of the file) get documents: an append costs one or two.
+/// Reads and cuts one file, handing `sink` the documents of each section
+/// whose key is not in `old` (what the index holds of the file): an append
+/// costs one or two. An unreadable file is an `Ok(Err(problem))`; an error
+/// of the sink ends the work.
 pub(super) fn prepare(
     root: &Path,
     rel: &str,
     file: &ScannedFile,
     old: &[Key],
     fields: &Fields,
-) -> std::result::Result<Prepared, Problem> {
-    let text = read_utf8(root, rel).map_err(|e| Problem {
-        path: rel.to_string(),
-        line: None,
-        message: format!("{e}; not searchable until fixed"),
-    })?;
+    sink: &mut Sink,
+) -> crate::error::Result<Outcome> {
+    let text = match read_utf8(root, rel) {
+        Ok(text) => text,
+        Err(e) => {
+            return Ok(Err(Problem {
+                path: rel.to_string(),
+                line: None,
+                message: format!("{e}; not searchable until fixed"),
+            }));
+        }
+    };
     let meta = file_meta(file.kind, &text);
     let record = |keys| IndexedFile {
         size: file.record.size,
@@ -58,15 +75,15 @@ pub(super) fn prepare(
     };
     // A node still waiting for its summary holds only hipo's instructions.
     if meta.status == Some(Status::NeedsSummarization) {
-        return Ok(Prepared {
+        return Ok(Ok(Prepared {
             rel: rel.to_string(),
             record: record(Vec::new()),
-            docs: Vec::new(),
-        });
+            added: 0,
+        }));
     }
     let old: HashSet<&Key> = old.iter().collect();
     let mut keys = Vec::new();
-    let mut docs = Vec::new();
+    let mut added = 0;
     for section in sections::split(&text) {
         let raw = &text[section.bytes.clone()];
         let redacted = redact(raw);
@@ -81,14 +98,15 @@ pub(super) fn prepare(
                 fp,
                 key: &key,
             };
-            docs.push((key, documents(rel, &meta, &section, &passage, fields)));
+            sink(key, documents(rel, &meta, &section, &passage, fields))?;
+            added += 1;
         }
     }
-    Ok(Prepared {
+    Ok(Ok(Prepared {
         rel: rel.to_string(),
         record: record(keys),
-        docs,
-    })
+        added,
+    }))
 }
 
 fn file_meta(kind: PathKind, text: &str) -> FileMeta {

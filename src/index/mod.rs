@@ -12,6 +12,7 @@
 
 pub(crate) mod analyzer;
 mod documents;
+mod export;
 mod fresh;
 pub(crate) mod schema;
 pub(crate) mod sections;
@@ -26,6 +27,7 @@ use tantivy::{IndexReader, IndexWriter, ReloadPolicy};
 pub use crate::layout::DocLevel;
 pub(crate) use crate::layout::{day_number, day_of};
 pub(crate) use documents::section_lines;
+pub use export::{ExportOptions, ExportReport, export};
 pub use fresh::{Fresh, Patience, fresh};
 
 pub(crate) use schema::Fields;
