@@ -97,7 +97,13 @@ pub fn recall(searcher: &Searcher, root: &Path, query: &str, opts: &Options) -> 
         Err(Error::Query(_)) => Vec::new(),
         Err(e) => return Err(e),
     };
-    if hits.first().is_none_or(|h| h.score < opts.floor) {
+    // The floor is a BM25 figure: with vectors, the best lexical evidence
+    // among the hits is compared (a fused score is a rank, not evidence).
+    let best = hits
+        .iter()
+        .map(Hit::lexical_score)
+        .fold(None, |m: Option<f32>, s| Some(m.map_or(s, |m| m.max(s))));
+    if best.is_none_or(|b| b < opts.floor) {
         return Ok(pack);
     }
     pack.abstained = false;
@@ -234,6 +240,8 @@ mod tests {
             also_in: Vec::new(),
             also_in_more: 0,
             text: None,
+            bm25: None,
+            cosine: None,
         };
         assert_eq!(
             note(&h, today).as_deref(),

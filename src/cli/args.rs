@@ -92,8 +92,12 @@ pub enum Command {
         /// PATH, PATH:LINE, PATH:LINE:COUNT, or a hit's '#id' (quoted: # starts a shell comment).
         target: String,
     },
-    /// Bring the search index up to date (search does this itself).
-    Index,
+    /// Bring the search index (and, with an embedding model, the section
+    /// vectors) up to date; search does this itself.
+    Index {
+        #[command(flatten)]
+        embed: EmbedArgs,
+    },
     /// Measure retrieval quality: Recall@k and MRR over a JSON Lines fixture.
     Eval(EvalArgs),
     /// Serve memory as MCP tools over stdin/stdout (search, get, recall, checkpoint, status, compact, timeline).
@@ -248,6 +252,8 @@ pub struct SearchArgs {
     /// Only under this path prefix (knowledge/).
     #[arg(long)]
     pub path: Vec<String>,
+    #[command(flatten)]
+    pub embed: EmbedArgs,
 }
 
 /// Parses `-n`: a count of results, 1 or more.
@@ -277,6 +283,8 @@ pub struct EvalArgs {
     /// against it per group and k.
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
+    #[command(flatten)]
+    pub embed: EmbedArgs,
 }
 
 /// `hipo recall` flags.
@@ -291,4 +299,31 @@ pub struct RecallArgs {
     /// The score the best passage must reach, or the pack is empty.
     #[arg(long, default_value_t = hipo::recall::DEFAULT_FLOOR)]
     pub floor: f32,
+    #[command(flatten)]
+    pub embed: EmbedArgs,
+}
+
+/// Hybrid search flags; each overrides `search.embed.*`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct EmbedArgs {
+    /// lexical (BM25), hybrid (BM25 fused with vectors) or vector
+    /// [default: hybrid when an embedding model is set, else lexical].
+    #[arg(long, value_name = "MODE")]
+    pub mode: Option<hipo::embed::Mode>,
+    /// Ollama embedding model (all-minilm, nomic-embed-text, bge-m3…).
+    #[arg(long, env = "HIPO_EMBED_MODEL", value_name = "NAME")]
+    pub embed_model: Option<String>,
+    /// Ollama address [default: llm.host, else http://127.0.0.1:11434].
+    #[arg(long = "host", env = "OLLAMA_HOST", value_name = "URL")]
+    pub host: Option<String>,
+}
+
+impl EmbedArgs {
+    pub fn overrides(&self) -> hipo::embed::Overrides {
+        hipo::embed::Overrides {
+            model: self.embed_model.clone(),
+            mode: self.mode,
+            host: self.host.clone(),
+        }
+    }
 }

@@ -141,7 +141,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         } => ingest::run(&ctx, platform, &transcripts)?,
         Command::Search(args) => search::run(&ctx, &args)?,
         Command::Get { target } => get::run(&ctx, &target)?,
-        Command::Index => index::run(&ctx)?,
+        Command::Index { embed } => index::run(&ctx, &embed)?,
         Command::Eval(args) => eval::run(&ctx, &args)?,
         Command::Mcp { llm } => mcp::run(&ctx, &llm)?,
         Command::Recall(args) => recall::run(&ctx, &args)?,

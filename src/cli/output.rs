@@ -105,6 +105,9 @@ pub fn report_sync(searcher: &hipo::facade::Searcher) {
     for w in searcher.warnings() {
         eprintln!("hipo: {w}");
     }
+    for why in searcher.semantic_notes() {
+        eprintln!("hipo: {why}; searching lexically");
+    }
     if let Some(report) = searcher.sync() {
         if let Some(why) = report.rebuilt.as_ref().filter(|w| !w.is_first_build()) {
             eprintln!("hipo: rebuilt the search index: {why}");
