@@ -140,46 +140,54 @@ pub(super) fn rank(
         lex_order.push(g.fp);
         by_fp.insert(g.fp, g);
     }
-    let mut vec_order = Vec::new();
+    let vec_order: Vec<u64> = near.sections.iter().map(|(fp, _)| *fp).collect();
     for &(fp, cos) in &near.sections {
-        if let std::collections::hash_map::Entry::Vacant(slot) = by_fp.entry(fp) {
-            let shown = copies(searcher, f, cols, fp, built.filter.as_deref())?;
-            let Some(&(best, _)) = shown
-                .iter()
-                .find(|(a, _)| rule.passes(section_of(cols, *a)))
-            else {
-                continue;
-            };
-            slot.insert(Group {
-                fp,
-                score: cos,
-                best,
-                window: false,
-            });
-        }
         evidence.entry(fp).or_default().1 = Some(cos);
-        vec_order.push(fp);
     }
     let fused = match near.mode {
-        Mode::Vector => near
-            .sections
-            .iter()
-            .filter(|(fp, _)| by_fp.contains_key(fp))
-            .copied()
-            .collect(),
+        Mode::Vector => near.sections.clone(),
         _ => rrf(&[&lex_order, &vec_order], RRF_K),
     };
-    let groups = fused
-        .into_iter()
-        .take(limit)
-        .filter_map(|(fp, score)| {
-            by_fp.remove(&fp).map(|mut g| {
-                g.score = score;
-                g
-            })
-        })
-        .collect();
+    // Only the candidates that reach the cut are placed in the index
+    // (a query per section): a vector candidate the filters or the
+    // `+`/`-` rule refuse is skipped and the next one taken.
+    let mut groups = Vec::with_capacity(limit);
+    for (fp, score) in fused {
+        if groups.len() == limit {
+            break;
+        }
+        let group = match by_fp.remove(&fp) {
+            Some(g) => Some(g),
+            None => place(searcher, f, cols, built, rule, fp)?,
+        };
+        if let Some(mut g) = group {
+            g.score = score;
+            groups.push(g);
+        }
+    }
     Ok((groups, evidence))
+}
+
+/// A section found by its vector, at its most specific copy that passes
+/// the filters and the `+`/`-` rule (`None` when none does).
+fn place(
+    searcher: &Searcher,
+    f: &Fields,
+    cols: &[Columns],
+    built: &Built,
+    rule: &SectionRule,
+    fp: u64,
+) -> Result<Option<Group>> {
+    let shown = copies(searcher, f, cols, fp, built.filter.as_deref())?;
+    Ok(shown
+        .iter()
+        .find(|(a, _)| rule.passes(section_of(cols, *a)))
+        .map(|&(best, _)| Group {
+            fp,
+            score: 0.0,
+            best,
+            window: false,
+        }))
 }
 
 /// Per section fingerprint: its BM25 (when the lexical ranking had it)
