@@ -46,7 +46,7 @@ const KNOWN_KEYS: &[(&str, &[&str])] = &[
             "concurrency",
         ],
     ),
-    ("search", &["extraGlobs"]),
+    ("search", &["extraGlobs", "embed"]),
     ("recall", &["budgetTokens", "floor"]),
 ];
 
@@ -231,6 +231,17 @@ impl<'de> Deserialize<'de> for Backend {
 pub struct SearchConfig {
     /// Project-relative globs such as `docs/**/*.md`.
     pub extra_globs: Vec<String>,
+    /// `search.embed`: hybrid search's embedding model.
+    pub embed: EmbedConfig,
+}
+
+/// `search.embed.*`: an Ollama embedding model makes searches hybrid
+/// (BM25 fused with vectors) by default. Absent: lexical only.
+#[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+#[serde(default)]
+pub struct EmbedConfig {
+    /// `all-minilm`, `nomic-embed-text`, `bge-m3`, `embeddinggemma`…
+    pub model: Option<String>,
 }
 
 impl Config {

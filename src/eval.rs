@@ -304,6 +304,8 @@ mod tests {
             }],
             also_in_more: 0,
             text: None,
+            bm25: None,
+            cosine: None,
         }
     }
 

@@ -51,6 +51,7 @@
 pub(crate) mod codec;
 pub mod compact;
 pub mod config;
+pub mod embed;
 pub mod error;
 pub mod eval;
 pub mod facade;

@@ -9,6 +9,8 @@ pub enum Task {
     Summarize,
     /// Files read and cut into the search index.
     Index,
+    /// Sections given a vector by an embedding model.
+    Embed,
 }
 
 /// One step of the work.

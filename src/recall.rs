@@ -101,7 +101,13 @@ pub fn recall(searcher: &Searcher, root: &Path, query: &str, opts: &Options) -> 
         Err(Error::Query(_)) => Vec::new(),
         Err(e) => return Err(e),
     };
-    if hits.first().is_none_or(|h| h.relevance < opts.floor) {
+    // The floor is lexical evidence: with vectors, the best relevance
+    // among the hits is compared (a fused score is a rank, not evidence).
+    let best = hits
+        .iter()
+        .map(|h| h.relevance)
+        .fold(None, |m: Option<f32>, s| Some(m.map_or(s, |m| m.max(s))));
+    if best.is_none_or(|b| b < opts.floor) {
         return Ok(pack);
     }
     pack.abstained = false;
@@ -239,6 +245,8 @@ mod tests {
             also_in: Vec::new(),
             also_in_more: 0,
             text: None,
+            bm25: None,
+            cosine: None,
         };
         assert_eq!(
             note(&h, today).as_deref(),

@@ -101,8 +101,12 @@ pub enum Command {
         /// PATH, PATH:LINE, PATH:LINE:COUNT, or a hit's '#id' (quoted: # starts a shell comment).
         target: String,
     },
-    /// Bring the search index up to date (search does this itself).
-    Index,
+    /// Bring the search index (and, with an embedding model, the section
+    /// vectors) up to date; search does this itself.
+    Index {
+        #[command(flatten)]
+        embed: EmbedArgs,
+    },
     /// Write every section's index document, with its redacted text, as
     /// NDJSON on stdout (for Quickwit or any search service).
     Export(ExportArgs),
@@ -271,6 +275,8 @@ pub struct SearchArgs {
     /// Only under this path prefix (knowledge/).
     #[arg(long)]
     pub path: Vec<String>,
+    #[command(flatten)]
+    pub embed: EmbedArgs,
 }
 
 /// Parses `-n`: a count of results, 1 or more.
@@ -300,6 +306,8 @@ pub struct EvalArgs {
     /// against it per group and k.
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
+    #[command(flatten)]
+    pub embed: EmbedArgs,
 }
 
 /// `hipo recall` flags.
@@ -315,4 +323,31 @@ pub struct RecallArgs {
     /// (default: the config's `recall.floor`, else 1.15).
     #[arg(long)]
     pub floor: Option<f32>,
+    #[command(flatten)]
+    pub embed: EmbedArgs,
+}
+
+/// Hybrid search flags; each overrides `search.embed.*`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct EmbedArgs {
+    /// lexical (BM25), hybrid (BM25 fused with vectors) or vector
+    /// [default: hybrid when an embedding model is set, else lexical].
+    #[arg(long, value_name = "MODE")]
+    pub mode: Option<hipo::embed::Mode>,
+    /// Ollama embedding model (all-minilm, nomic-embed-text, bge-m3…).
+    #[arg(long, env = "HIPO_EMBED_MODEL", value_name = "NAME")]
+    pub embed_model: Option<String>,
+    /// Ollama address [default: llm.host, else http://127.0.0.1:11434].
+    #[arg(long = "host", env = "OLLAMA_HOST", value_name = "URL")]
+    pub host: Option<String>,
+}
+
+impl EmbedArgs {
+    pub fn overrides(&self) -> hipo::embed::Overrides {
+        hipo::embed::Overrides {
+            model: self.embed_model.clone(),
+            mode: self.mode,
+            host: self.host.clone(),
+        }
+    }
 }

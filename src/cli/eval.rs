@@ -14,11 +14,14 @@ struct Json<'a> {
     report: &'a Report,
     #[serde(skip_serializing_if = "Option::is_none")]
     change: Option<&'a BTreeMap<String, Change>>,
+    /// With a mode other than lexical: whether vectors ranked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    semantic: Option<bool>,
 }
 
 pub fn run(ctx: &Ctx, args: &EvalArgs) -> Result<u8> {
     let cases = hipo::eval::load(&args.fixture)?;
-    let hipo = ctx.hipo()?;
+    let hipo = ctx.hipo()?.with_embed(args.embed.overrides());
     let mut ks = args.k.clone();
     ks.retain(|k| *k > 0);
     ks.sort();
@@ -36,6 +39,7 @@ pub fn run(ctx: &Ctx, args: &EvalArgs) -> Result<u8> {
         print_json(&Json {
             report: &report,
             change: change.as_ref(),
+            semantic: searcher.semantic(),
         })?;
         return Ok(search_code(&searcher));
     }

@@ -1,14 +1,18 @@
 //! `hipo index`: the explicit index update.
 
 use super::Ctx;
+use super::args::EmbedArgs;
 use super::output::{Bar, print_json, report_sync, search_code};
 use anyhow::Result;
 use hipo::index::{IndexStats, SyncReport};
 use std::time::Instant;
 
-pub fn run(ctx: &Ctx) -> Result<u8> {
+pub fn run(ctx: &Ctx, embed: &EmbedArgs) -> Result<u8> {
     let start = Instant::now();
-    let searcher = ctx.hipo()?.index(ctx.lock_wait(), &Bar::indexing())?;
+    let searcher = ctx
+        .hipo()?
+        .with_embed(embed.overrides())
+        .index(ctx.lock_wait(), &Bar::indexing())?;
     report_sync(&searcher);
     let stats = searcher.stats();
     let took = start.elapsed().as_secs_f64() * 1000.0;
@@ -21,12 +25,27 @@ pub fn run(ctx: &Ctx) -> Result<u8> {
             sync: &'a SyncReport,
             fresh: bool,
             index: IndexStats,
+            /// With an embedding model: sections embedded now and cached.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            vectors: Option<Vectors>,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            semantic: Option<bool>,
             took_ms: f64,
+        }
+        #[derive(serde::Serialize)]
+        struct Vectors {
+            new: usize,
+            cached: usize,
         }
         print_json(&Out {
             sync: report,
             fresh: searcher.is_fresh(),
             index: stats,
+            vectors: searcher.embedded().map(|e| Vectors {
+                new: e.new,
+                cached: e.cached,
+            }),
+            semantic: searcher.semantic(),
             took_ms: took,
         })?;
         return Ok(search_code(&searcher));
@@ -53,5 +72,16 @@ pub fn run(ctx: &Ctx) -> Result<u8> {
         stats.segments,
         stats.bytes as f64 / (1024.0 * 1024.0)
     );
+    if let Some(e) = searcher
+        .embedded()
+        .filter(|_| searcher.semantic() == Some(true))
+    {
+        println!(
+            "{} {} section(s) embedded now, {} cached",
+            ctx.style.bold("vectors:"),
+            e.new,
+            e.cached
+        );
+    }
     Ok(search_code(&searcher))
 }

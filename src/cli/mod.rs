@@ -144,7 +144,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         } => ingest::run(&ctx, platform, &sessions, &transcripts, agent.as_deref())?,
         Command::Search(args) => search::run(&ctx, &args)?,
         Command::Get { target } => get::run(&ctx, &target)?,
-        Command::Index => index::run(&ctx)?,
+        Command::Index { embed } => index::run(&ctx, &embed)?,
         Command::Export(args) => export::run(&ctx, &args)?,
         Command::Eval(args) => eval::run(&ctx, &args)?,
         Command::Mcp { llm } => mcp::run(&ctx, &llm)?,

@@ -2,7 +2,7 @@
 //! bar, and the warnings and problems a run reports on stderr.
 
 use hipo::compact::Report;
-use hipo::progress::{Event, Progress};
+use hipo::progress::{Event, Progress, Task};
 use hipo::render::Style;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -66,6 +66,25 @@ impl Bar {
 impl Progress for Bar {
     fn event(&self, event: Event<'_>) {
         match event {
+            // Embedding follows the index sync on the same bar: sections,
+            // not files, and each batch is a model call, so shown from
+            // one batch on.
+            Event::Begin {
+                task: Task::Embed,
+                total,
+            } => {
+                self.bar.set_style(
+                    ProgressStyle::with_template(
+                        "{spinner} embedding {pos}/{len} sections {wide_msg} {elapsed}",
+                    )
+                    .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                );
+                if total >= hipo::embed::BATCH {
+                    self.bar.set_draw_target(ProgressDrawTarget::stderr());
+                }
+                self.bar.set_length(total as u64);
+                self.bar.set_position(0);
+            }
             Event::Begin { total, .. } => self.start(total),
             Event::Started(what) => self.bar.set_message(what.to_string()),
             Event::Done => self.bar.inc(1),
@@ -109,6 +128,9 @@ pub fn compact_code(report: &Report) -> u8 {
 pub fn report_sync(searcher: &hipo::facade::Searcher) {
     for w in searcher.warnings() {
         eprintln!("hipo: {w}");
+    }
+    for why in searcher.semantic_notes() {
+        eprintln!("hipo: {why}; searching lexically");
     }
     if let Some(report) = searcher.sync() {
         if let Some(why) = report.rebuilt.as_ref().filter(|w| !w.is_first_build()) {

@@ -12,7 +12,7 @@ pub fn run(ctx: &Ctx, args: &RecallArgs) -> Result<u8> {
         floor: args.floor.unwrap_or(hipo.config().recall.floor),
         today: ctx.today(),
     };
-    let (pack, searcher) = hipo.recall(
+    let (pack, searcher) = hipo.with_embed(args.embed.overrides()).recall(
         &args.query.join(" "),
         &opts,
         ctx.lock_wait(),
@@ -20,7 +20,18 @@ pub fn run(ctx: &Ctx, args: &RecallArgs) -> Result<u8> {
     )?;
     report_sync(&searcher);
     if ctx.json {
-        print_json(&pack)?;
+        #[derive(serde::Serialize)]
+        struct Out<'a> {
+            #[serde(flatten)]
+            pack: &'a hipo::recall::Pack,
+            /// With a mode other than lexical: whether vectors ranked.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            semantic: Option<bool>,
+        }
+        print_json(&Out {
+            pack: &pack,
+            semantic: searcher.semantic(),
+        })?;
     } else {
         print!("{}", hipo::render::recall(&pack));
     }

@@ -37,9 +37,12 @@ pub fn run(ctx: &Ctx, args: &SearchArgs) -> Result<u8> {
         snippets: !args.files,
         ..Default::default()
     };
-    let found = ctx
-        .hipo()?
-        .search(&q, &opts, ctx.lock_wait(), &Bar::indexing())?;
+    let found = ctx.hipo()?.with_embed(args.embed.overrides()).search(
+        &q,
+        &opts,
+        ctx.lock_wait(),
+        &Bar::indexing(),
+    )?;
     report_sync(&found.searcher);
     if ctx.json {
         #[derive(serde::Serialize)]
@@ -48,12 +51,17 @@ pub fn run(ctx: &Ctx, args: &SearchArgs) -> Result<u8> {
             took_ms: f64,
             /// False when another hipo held the lock and the index was not updated.
             fresh: bool,
+            /// With a mode other than lexical: whether vectors ranked
+            /// (false when the model failed and the search was lexical).
+            #[serde(skip_serializing_if = "Option::is_none")]
+            semantic: Option<bool>,
             hits: &'a [Hit],
         }
         print_json(&Out {
             query: args.query.join(" "),
             took_ms: start.elapsed().as_secs_f64() * 1000.0,
             fresh: found.searcher.is_fresh(),
+            semantic: found.searcher.semantic(),
             hits: &found.hits,
         })?;
     } else if args.files {

@@ -13,6 +13,7 @@ pub use crate::project::InitReport;
 pub use session::{Appended, Compacted, Session, clock_on};
 
 use crate::config::Config;
+use crate::embed;
 use crate::error::{Error, Result};
 use crate::eval::{self, Case};
 use crate::fsutil::ProjectLock;
@@ -37,6 +38,8 @@ pub struct Hipo {
     root: PathBuf,
     config: Config,
     on_wait: Option<WaitNotice>,
+    /// Overrides of `search.embed.*` (flags, environment).
+    embed: embed::Overrides,
 }
 
 impl std::fmt::Debug for Hipo {
@@ -58,6 +61,7 @@ impl Hipo {
             root: root.to_path_buf(),
             config: Config::load(root)?,
             on_wait: None,
+            embed: embed::Overrides::default(),
         })
     }
 
@@ -74,6 +78,19 @@ impl Hipo {
     pub fn on_wait(mut self, notice: impl Fn(&Path) + Send + Sync + 'static) -> Hipo {
         self.on_wait = Some(Box::new(notice));
         self
+    }
+
+    /// Overrides the config's embedding model and search mode (flags,
+    /// environment) for this handle's searches.
+    pub fn with_embed(mut self, overrides: embed::Overrides) -> Hipo {
+        self.embed = overrides;
+        self
+    }
+
+    /// The embedding settings searches use: the config with this handle's
+    /// overrides (a mode needing a model without one is a usage error).
+    pub fn embed_settings(&self) -> Result<embed::Settings> {
+        embed::resolve(&self.config, &self.embed)
     }
 
     /// The project root.
@@ -113,10 +130,32 @@ impl Hipo {
             max_wait: wait,
         };
         let fresh = index::fresh(&self.root, patience, progress)?;
-        Ok(Searcher {
+        self.searcher_of(fresh, progress)
+    }
+
+    /// A searcher over `fresh`, with vectors brought up to date when a
+    /// mode wants them. A model that fails is said once (in `warnings`)
+    /// and the searches are lexical.
+    fn searcher_of(&self, fresh: Fresh, progress: &dyn Progress) -> Result<Searcher> {
+        let settings = self.embed_settings()?;
+        let mut searcher = Searcher {
             root: self.root.clone(),
             fresh,
-        })
+            semantic: None,
+            mode: settings.mode,
+            notes: std::sync::Mutex::new(Vec::new()),
+            embedded: None,
+        };
+        if settings.mode != embed::Mode::Lexical {
+            let (semantic, done, why) =
+                embed::Semantic::prepare(&self.root, &searcher.fresh.index, &settings, progress)?;
+            if let Some(why) = why {
+                searcher.note(why);
+            }
+            searcher.semantic = Some(semantic);
+            searcher.embedded = Some(done);
+        }
+        Ok(searcher)
     }
 
     /// One search: [`Hipo::searcher`] and a query.
@@ -136,10 +175,7 @@ impl Hipo {
     /// a writer and fails with [`Error::Busy`] rather than answer stale.
     pub fn index(&self, wait: Duration, progress: &dyn Progress) -> Result<Searcher> {
         let fresh = index::fresh(&self.root, index::Patience::Update(wait), progress)?;
-        Ok(Searcher {
-            root: self.root.clone(),
-            fresh,
-        })
+        self.searcher_of(fresh, progress)
     }
 
     /// Writes every section's documents, as the index holds them but with
@@ -230,17 +266,64 @@ impl Hipo {
 pub struct Searcher {
     root: PathBuf,
     fresh: Fresh,
+    /// The vectors, when the mode wants them.
+    semantic: Option<embed::Semantic>,
+    mode: embed::Mode,
+    /// Why vectors were not used, said once each.
+    notes: std::sync::Mutex<Vec<String>>,
+    /// What bringing the vectors up to date did.
+    embedded: Option<embed::Embedded>,
 }
 
 impl Searcher {
     /// Runs `q`. Sections of an index that could not be synced are
-    /// redacted again before they are shown.
+    /// redacted again before they are shown. With vectors, the question's
+    /// nearest sections rank too (fused or alone, as the mode says); a
+    /// model that fails leaves this and later searches lexical.
     pub fn search(&self, q: &Query, opts: &search::Options) -> Result<Vec<Hit>> {
-        let opts = search::Options {
+        let mut opts = search::Options {
             trust_index: self.is_fresh(),
             ..opts.clone()
         };
+        if opts.nearest.is_none()
+            && let Some(semantic) = &self.semantic
+            && !q.text.is_empty()
+        {
+            match semantic.nearest(&q.text.join(" ")) {
+                Ok(near) => opts.nearest = near,
+                Err(why) => self.note(why),
+            }
+        }
         search::search(&self.fresh.index, &self.root, q, &opts)
+    }
+
+    fn note(&self, why: String) {
+        let mut notes = self.notes.lock().unwrap_or_else(|p| p.into_inner());
+        if !why.is_empty() && !notes.contains(&why) {
+            notes.push(why);
+        }
+    }
+
+    /// The mode asked for.
+    pub fn mode(&self) -> embed::Mode {
+        self.mode
+    }
+
+    /// Whether vectors ranked: `None` in lexical mode, else false when
+    /// the model failed (the searches were lexical).
+    pub fn semantic(&self) -> Option<bool> {
+        (self.mode != embed::Mode::Lexical)
+            .then(|| self.semantic.as_ref().is_some_and(embed::Semantic::is_on))
+    }
+
+    /// Sections embedded by this run and those the cache held.
+    pub fn embedded(&self) -> Option<&embed::Embedded> {
+        self.embedded.as_ref()
+    }
+
+    /// Why vectors were not used (the model failed), to say on stderr.
+    pub fn semantic_notes(&self) -> Vec<String> {
+        self.notes.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
     /// False when another hipo held the lock and the index was searched

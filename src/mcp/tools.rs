@@ -45,13 +45,31 @@ impl Server {
             Err(e) => return Ok(failed(&e, wait)),
         };
         let fresh = found.searcher.is_fresh();
-        let mut out = freshness(fresh, found.searcher.warnings());
+        let mut warnings = found.searcher.warnings().to_vec();
+        // A configured embedding model that failed: the hits are lexical.
+        warnings.extend(
+            found
+                .searcher
+                .semantic_notes()
+                .into_iter()
+                .map(|why| format!("{why}; searching lexically")),
+        );
+        let mut out = freshness(fresh, &warnings);
         out.push_str(&render::hits(Style::PLAIN, &found.hits, None));
         let mut result = text(out);
         result.structured_content = Some(serde_json::json!({
             "fresh": fresh,
             "hits": found.hits.iter().map(HitOut::of).collect::<Vec<_>>(),
         }));
+        if let (Some(semantic), Some(obj)) = (
+            found.searcher.semantic(),
+            result
+                .structured_content
+                .as_mut()
+                .and_then(|v| v.as_object_mut()),
+        ) {
+            obj.insert("semantic".into(), semantic.into());
+        }
         Ok(result)
     }
 

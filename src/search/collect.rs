@@ -44,7 +44,7 @@ impl SectionRule {
         Ok(rule)
     }
 
-    fn passes(&self, sec: u64) -> bool {
+    pub(super) fn passes(&self, sec: u64) -> bool {
         !self.none_of.contains(&sec) && self.all_of.iter().all(|s| s.contains(&sec))
     }
 }
@@ -73,6 +73,13 @@ pub(super) struct Columns {
     pub win: Column<u64>,
     rank: Column<u64>,
     date_hi: Column<u64>,
+}
+
+impl Columns {
+    /// The fingerprint of a document of this segment.
+    pub(super) fn fp_of(&self, doc: tantivy::DocId) -> u64 {
+        self.fp.first(doc).unwrap_or(0)
+    }
 }
 
 /// The fast fields of every segment, read once per search.

@@ -17,6 +17,7 @@ pub mod query;
 mod rank;
 mod snippet;
 mod terms;
+pub mod vectors;
 
 use crate::error::Result;
 use crate::index::{DocLevel, Fields, SearchIndex, day_of};
@@ -55,6 +56,9 @@ pub struct Options {
     pub trust_index: bool,
     /// Cut snippets (not needed to list paths or to score an eval).
     pub snippets: bool,
+    /// The sections nearest the question's vector: rank by them (alone
+    /// or fused with BM25) rather than by BM25 alone.
+    pub nearest: Option<vectors::Nearest>,
 }
 
 impl Default for Options {
@@ -65,6 +69,7 @@ impl Default for Options {
             full: false,
             trust_index: false,
             snippets: true,
+            nearest: None,
         }
     }
 }
@@ -95,10 +100,11 @@ pub struct Hit {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
     pub score: f32,
-    /// The score over what a section scores by chance in a memory this
-    /// size (`terms::chance_level`): comparable between a young memory and
-    /// a large one, where the score is not (a fixed score floor fits one
-    /// memory size only).
+    /// The (lexical) score over what a section scores by chance in a
+    /// memory this size (`terms::chance_level`): comparable between a
+    /// young memory and a large one, where the score is not (a fixed score
+    /// floor fits one memory size only). With vectors, from `bm25`: a
+    /// fused score is a rank, not evidence.
     pub relevance: f32,
     /// The snippet with matches in `**…**`.
     pub snippet: String,
@@ -115,6 +121,26 @@ pub struct Hit {
     /// The whole section (with `--full`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
+    /// With vectors: the section's BM25, when the lexical ranking had it
+    /// (`score` is then the fused score).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bm25: Option<f32>,
+    /// With vectors: the section's cosine to the question, when among the
+    /// nearest.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cosine: Option<f32>,
+}
+
+impl Hit {
+    /// The lexical evidence for this hit: its BM25 (0 for a section found
+    /// by its vector alone). A score floor is a BM25 figure, so it is
+    /// compared with this, whatever the mode.
+    pub fn lexical_score(&self) -> f32 {
+        match (self.bm25, self.cosine) {
+            (None, None) => self.score,
+            (b, _) => b.unwrap_or(0.0),
+        }
+    }
 }
 
 /// Where a copy of a result sits.
@@ -133,7 +159,15 @@ pub fn search(index: &SearchIndex, root: &Path, q: &Query, opts: &Options) -> Re
     let built = build::build(&searcher, &f, q)?;
     let cols = columns(&searcher)?;
     let rule = SectionRule::new(&searcher, &cols, &built)?;
-    let groups = collect::collect(&searcher, &f, &cols, &built, &rule, opts.limit)?;
+    let (groups, evidence) = match &opts.nearest {
+        Some(near) if built.scored && near.mode != vectors::Mode::Lexical => {
+            vectors::rank(&searcher, &f, &cols, &built, &rule, opts.limit, near)?
+        }
+        _ => (
+            collect::collect(&searcher, &f, &cols, &built, &rule, opts.limit)?,
+            Default::default(),
+        ),
+    };
     let ctx = HitContext {
         searcher: &searcher,
         fields: &f,
@@ -153,7 +187,13 @@ pub fn search(index: &SearchIndex, root: &Path, q: &Query, opts: &Options) -> Re
         if opts.min_score.is_some_and(|min| g.score < min) {
             continue;
         }
-        hits.push(ctx.hit(&g)?);
+        let mut hit = ctx.hit(&g)?;
+        if let Some(&(bm25, cosine)) = evidence.get(&g.fp) {
+            (hit.bm25, hit.cosine) = (bm25, cosine);
+            // A fused score is a rank: relevance is the lexical evidence's.
+            hit.relevance = hit.lexical_score() / ctx.unit;
+        }
+        hits.push(hit);
     }
     // Equal scores are listed by path and line, whatever the build order
     // (a filter-only query stays newest first).
@@ -224,6 +264,8 @@ impl HitContext<'_> {
             also_in,
             also_in_more,
             text,
+            bm25: None,
+            cosine: None,
             path: doc.path,
         })
     }

@@ -61,6 +61,8 @@ struct Shared {
     max_in_flight: AtomicUsize,
     /// Generate calls received so far.
     generated: AtomicUsize,
+    /// Embed calls received so far.
+    embeds: AtomicUsize,
     /// Prompts cut (or refused) as longer than `num_ctx`.
     cut: AtomicUsize,
     stop: AtomicBool,
@@ -116,6 +118,23 @@ impl FakeOllama {
             .filter(|r| r.path == "/api/generate")
             .map(|r| r.body)
             .collect()
+    }
+
+    /// The `/api/embed` requests so far.
+    pub fn embeds(&self) -> Vec<serde_json::Value> {
+        self.received()
+            .into_iter()
+            .filter(|r| r.path == "/api/embed")
+            .map(|r| r.body)
+            .collect()
+    }
+
+    /// Texts embedded so far, over all `/api/embed` requests.
+    pub fn embedded_inputs(&self) -> usize {
+        self.embeds()
+            .iter()
+            .map(|b| b["input"].as_array().map_or(1, Vec::len))
+            .sum()
     }
 
     /// Prompts cut (or refused as too long) so far.
@@ -186,6 +205,20 @@ fn handle(mut stream: TcpStream, s: &Shared) {
             r#"{"models":[{"name":"fake:latest","modified_at":"2026-01-01T00:00:00Z","size":1}]}"#
                 .to_string(),
         ),
+        "/api/embed" => {
+            let served = s.embeds.fetch_add(1, Ordering::SeqCst);
+            match mode {
+                Mode::NotFound => (404, super::fake_embed::not_found(&json)),
+                Mode::FailAfter(n) if served >= n => {
+                    (500, r#"{"error":"server is shutting down"}"#.to_string())
+                }
+                Mode::Slow(d) => {
+                    std::thread::sleep(d);
+                    (200, super::fake_embed::answer(&json))
+                }
+                _ => (200, super::fake_embed::answer(&json)),
+            }
+        }
         "/api/generate" => {
             let served = s.generated.fetch_add(1, Ordering::SeqCst);
             match mode {

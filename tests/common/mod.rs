@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 use assert_cmd::Command;
+pub mod fake_embed;
 pub mod fake_ollama;
 pub mod props;
 use std::path::{Path, PathBuf};
@@ -66,6 +67,8 @@ impl Project {
         cmd.arg("--dir").arg(self.path());
         cmd.env_remove("HIPO_TODAY")
             .env_remove("HIPO_DIR")
+            .env_remove("HIPO_EMBED_MODEL")
+            .env_remove("OLLAMA_HOST")
             .env("NO_COLOR", "1");
         cmd
     }

@@ -1,0 +1,163 @@
+//! Hybrid search through the real binary against a fake Ollama embedding
+//! server on 127.0.0.1: vectors rank, are cached by section and model,
+//! resume after an interruption, and a missing model leaves the search
+//! lexical (exit 0, `"semantic": false`).
+
+mod common;
+
+use common::Project;
+use common::fake_ollama::{FakeOllama, Mode, closed_port_url};
+
+/// A day of three entries no query word of the tests shares with the one
+/// it means: only vectors connect "automobile" to the sedan.
+fn project() -> Project {
+    let p = Project::empty();
+    p.write(
+        "memory/2026-03-02.md",
+        "# 2026-03-02\n\n## Bought a sedan\nUser: picked up the new sedan today, blue.\nAssistant: Congratulations!\n\n## Walks\nUser: a long walk with the puppy by the river.\n\n## Lessons\nUser: started piano lessons on Monday.\n",
+    );
+    p
+}
+
+fn search(p: &Project, server: &str, args: &[&str]) -> (i32, serde_json::Value, String) {
+    let out = p
+        .hipo()
+        .env("OLLAMA_HOST", server)
+        .arg("--json")
+        .arg("search")
+        .args(args)
+        .output()
+        .unwrap();
+    let json = serde_json::from_slice(&out.stdout).unwrap_or(serde_json::Value::Null);
+    (
+        out.status.code().unwrap_or(-1),
+        json,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn headings(json: &serde_json::Value) -> Vec<String> {
+    json["hits"]
+        .as_array()
+        .map(|h| {
+            h.iter()
+                .map(|h| h["heading"].as_str().unwrap_or("").to_string())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn vectors_find_by_meaning_and_are_embedded_once() {
+    let p = project();
+    let server = FakeOllama::start(Mode::Ok);
+    // Lexically nothing says "automobile".
+    let (code, lexical, _) = search(&p, &server.url, &["automobile"]);
+    assert_eq!((code, headings(&lexical).len()), (0, 0));
+    assert!(lexical.get("semantic").is_none());
+    assert!(
+        server.embeds().is_empty(),
+        "lexical by default: no model named"
+    );
+
+    let (code, hybrid, err) = search(&p, &server.url, &["--embed-model", "fake", "automobile"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(hybrid["semantic"], true);
+    assert_eq!(headings(&hybrid)[0], "2026-03-02 › Bought a sedan");
+    assert!(hybrid["hits"][0]["cosine"].as_f64().unwrap() > 0.5);
+    // Three sections and the question.
+    assert_eq!(server.embedded_inputs(), 4);
+    // What was embedded: the heading and the user's words, unlabelled.
+    let first = &server.embeds()[0]["input"];
+    assert!(
+        first
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t == "Bought a sedan\npicked up the new sedan today, blue."),
+        "{first}"
+    );
+
+    // Unchanged sections are not embedded again: only the question is.
+    let (_, vector, _) = search(
+        &p,
+        &server.url,
+        &["--embed-model", "fake", "--mode", "vector", "canine"],
+    );
+    assert_eq!(headings(&vector)[0], "2026-03-02 › Walks");
+    assert_eq!(server.embedded_inputs(), 5);
+
+    // A new section is embedded alone.
+    p.append(
+        "memory/2026-03-02.md",
+        "\n## Savings\nUser: put some cash aside for the trip.\n",
+    );
+    let (_, hybrid, _) = search(&p, &server.url, &["--embed-model", "fake", "money"]);
+    assert_eq!(headings(&hybrid)[0], "2026-03-02 › Savings");
+    assert_eq!(server.embedded_inputs(), 7);
+
+    // Another model means other vectors: all sections again.
+    let (_, other, _) = search(&p, &server.url, &["--embed-model", "fake2", "money"]);
+    assert_eq!(other["semantic"], true);
+    assert_eq!(server.embedded_inputs(), 7 + 4 + 1);
+}
+
+#[test]
+fn a_missing_model_or_server_leaves_the_search_lexical() {
+    let p = project();
+    let server = FakeOllama::start(Mode::NotFound);
+    for url in [server.url.clone(), closed_port_url()] {
+        let (code, json, err) = search(&p, &url, &["--embed-model", "fake", "piano"]);
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(json["semantic"], false);
+        assert_eq!(headings(&json), ["2026-03-02 › Lessons"]);
+        assert!(err.contains("searching lexically"), "{err}");
+        assert_eq!(err.lines().count(), 1, "said once: {err}");
+    }
+    assert!(
+        String::from_utf8_lossy(
+            &p.hipo()
+                .env("OLLAMA_HOST", &server.url)
+                .args(["search", "--embed-model", "fake", "piano"])
+                .output()
+                .unwrap()
+                .stderr
+        )
+        .contains("ollama pull fake")
+    );
+    // A mode that needs a model without one is a usage error.
+    let (code, _, err) = p.run(["search", "--mode", "hybrid", "piano"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--embed-model"), "{err}");
+}
+
+#[test]
+fn an_interrupted_first_run_resumes_where_it_stopped() {
+    let p = Project::empty();
+    let mut day = String::from("# 2026-03-03\n");
+    for i in 0..40 {
+        day.push_str(&format!(
+            "\n## Note {i}\nUser: remark number {i} about the garden.\n"
+        ));
+    }
+    p.write("memory/2026-03-03.md", &day);
+    // The server answers one batch of sections, then fails.
+    let server = FakeOllama::start(Mode::FailAfter(1));
+    let (code, json, err) = search(&p, &server.url, &["--embed-model", "fake", "garden"]);
+    assert_eq!(
+        (code, &json["semantic"]),
+        (0, &serde_json::Value::Bool(false)),
+        "{err}"
+    );
+    assert_eq!(headings(&json).len(), 10, "answered lexically");
+    let first = server.embedded_inputs();
+    assert!(first > 32, "{first}");
+    // The first batch was kept: the rest and the question are embedded.
+    server.set_mode(Mode::Ok);
+    let (_, json, _) = search(&p, &server.url, &["--embed-model", "fake", "garden"]);
+    assert_eq!(json["semantic"], true);
+    assert_eq!(
+        server.embedded_inputs() - first,
+        40 - hipo::embed::BATCH + 1
+    );
+}
