@@ -14,7 +14,7 @@ pub(crate) mod analyzer;
 mod documents;
 mod fresh;
 pub(crate) mod schema;
-pub(crate) mod sections;
+pub mod sections;
 mod sync;
 
 use crate::error::{Error, Result};
