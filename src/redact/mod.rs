@@ -418,7 +418,7 @@ mod tests {
         ),
         (
             "used bXL4Q~If9CA59od7Z~6trOtSQsW12OlDg9~FPv8B ok",
-            "used [REDACTED] ok",
+            "used bXL[REDACTED] ok",
         ),
         ("sid SK317fbbf3ddf765ff8712715ac37081a7", "sid [REDACTED]"),
         (
