@@ -15,7 +15,7 @@ mod documents;
 mod export;
 mod fresh;
 pub(crate) mod schema;
-pub(crate) mod sections;
+pub mod sections;
 mod sync;
 
 use crate::error::{Error, Result};

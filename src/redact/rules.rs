@@ -151,12 +151,12 @@ pub(super) const PATTERNS: &[Rule] = &[
         1,
         None,
     ),
-    // Azure AD (Entra) client secrets: three characters, a digit, `Q~`.
-    (
-        r"(?:^|[^A-Za-z0-9_~.-])([A-Za-z0-9_~.]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})(?:[^A-Za-z0-9_~.-]|$)",
-        1,
-        None,
-    ),
+    // Azure AD (Entra) client secrets: three characters, a digit, `Q~`,
+    // 31 to 34 more. Redacted from the digit on: matching the three
+    // leading characters too kept a counter alive inside every word, and
+    // with the entropy rule's names that doubled the prefilter set's time
+    // on clean text.
+    (r"([0-9]Q~[A-Za-z0-9_~.-]{31,34})", 1, None),
     // Telegram bot tokens: the bot's id, a colon, 35 characters.
     (r"(?-u:\b)([0-9]{5,16}:A[A-Za-z0-9_-]{34})(?-u:\b)", 1, None),
     // Atlassian API tokens of the older 24-character kind, next to a
@@ -241,9 +241,12 @@ pub(super) const PATTERNS: &[Rule] = &[
     // captures nothing, so its value is kept.
     (
         concat!(
-            r#"(?i)(?-u:\b)[a-z0-9_.-]*pub(?:lic)?[_.-]?key["']?\s*[:=]"#,
-            r#"|(?-u:\b)[a-z0-9_.-]*(?:key|secret|token|passw(?:or)?d|credentials?|auth|signature|salt|seed)"#,
-            r#"(?:[_.-]?(?:base|value|data|b64|hex|material|str))?["']?\s*[:=]\s*["']?"#,
+            // The name is found by its end alone, ASCII case-insensitive:
+            // a `[a-z]*` prefix kept alive inside every word would multiply
+            // the prefilter set's DFA states (it made redaction 3x slower).
+            r#"(?i-u:pub(?:lic)?[_.-]?key)["']?\s*[:=]"#,
+            r#"|(?i-u:key|secret|token|passw(?:or)?d|credentials?|auth|signature|salt|seed)"#,
+            r#"(?i-u:[_.-]?(?:base|value|data|b64|hex|material|str))?["']?\s*[:=]\s*["']?"#,
             r#"([A-Za-z0-9+/=_.~!@#%^&*-]{16,})"#
         ),
         1,
