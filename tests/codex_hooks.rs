@@ -10,8 +10,7 @@
 mod common;
 use common::Project;
 use serde_json::Value;
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 const TODAY: &str = "2027-01-21";
 
@@ -67,23 +66,14 @@ fn stdin(p: &Project, event: &str, transcript: Value) -> String {
 fn run_installed(command: &str, input: &str) -> (i32, String, String) {
     let mut words = command.split_whitespace();
     assert_eq!(words.next(), Some("hipo"), "{command}");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hipo"))
-        .arg("--today")
-        .arg(TODAY)
-        .args(words)
-        .env_remove("HIPO_DIR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::run_with_stdin(
+        Command::new(env!("CARGO_BIN_EXE_hipo"))
+            .arg("--today")
+            .arg(TODAY)
+            .args(words)
+            .env_remove("HIPO_DIR"),
+        input,
+    );
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),

@@ -32,24 +32,15 @@ fn first_turn() -> String {
 
 /// Runs `hipo hook claude-code EVENT` with `stdin`, returning (code, stdout).
 fn hook(p: &Project, event: &str, stdin: &str) -> (i32, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hipo"))
-        .args(["--today", TODAY, "hook", "claude-code", event])
-        // The project comes from the stdin's `cwd`, not from here.
-        .current_dir(p.path().parent().unwrap())
-        .env_remove("HIPO_DIR")
-        .env("HIPO_LOCK_WAIT", "20")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::run_with_stdin(
+        Command::new(env!("CARGO_BIN_EXE_hipo"))
+            .args(["--today", TODAY, "hook", "claude-code", event])
+            // The project comes from the stdin's `cwd`, not from here.
+            .current_dir(p.path().parent().unwrap())
+            .env_remove("HIPO_DIR")
+            .env("HIPO_LOCK_WAIT", "20"),
+        stdin,
+    );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.is_empty(), "{err}");
     (

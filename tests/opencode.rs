@@ -6,9 +6,8 @@
 
 mod common;
 use common::Project;
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 const TODAY: &str = "2027-01-21";
 
@@ -184,23 +183,14 @@ fn store(db: &Path, dir: &Path) {
 }
 
 fn hook(p: &Project, db: &Path, event: &str, stdin: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hipo"))
-        .args(["--today", TODAY, "hook", "opencode", event])
-        .current_dir(p.path().parent().unwrap())
-        .env_remove("HIPO_DIR")
-        .env("OPENCODE_DB", db)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::run_with_stdin(
+        Command::new(env!("CARGO_BIN_EXE_hipo"))
+            .args(["--today", TODAY, "hook", "opencode", event])
+            .current_dir(p.path().parent().unwrap())
+            .env_remove("HIPO_DIR")
+            .env("OPENCODE_DB", db),
+        stdin,
+    );
     assert!(out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.is_empty(), "{err}");

@@ -9,7 +9,7 @@ mod common;
 use common::Project;
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 const TODAY: &str = "2027-03-10";
 
@@ -26,23 +26,14 @@ fn hook(p: &Project, event: &str, extra: &str) -> String {
 
 /// `hipo --today TODAY hook claude-code EVENT` with `stdin`.
 fn hook_stdin(p: &Project, event: &str, stdin: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hipo"))
-        .args(["--today", TODAY, "hook", "claude-code", event])
-        .current_dir(p.path().parent().unwrap())
-        .env_remove("HIPO_DIR")
-        .env("HIPO_LOCK_WAIT", "30")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::run_with_stdin(
+        Command::new(env!("CARGO_BIN_EXE_hipo"))
+            .args(["--today", TODAY, "hook", "claude-code", event])
+            .current_dir(p.path().parent().unwrap())
+            .env_remove("HIPO_DIR")
+            .env("HIPO_LOCK_WAIT", "30"),
+        stdin,
+    );
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success() && err.is_empty(), "{event}: {err}");
     String::from_utf8_lossy(&out.stdout).into_owned()

@@ -10,8 +10,7 @@
 
 mod common;
 use common::Project;
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 const TODAY: &str = "2027-01-20";
 /// The days the corpus is logged on (a fixed week and a tentative one).
@@ -104,29 +103,20 @@ fn ok(p: &Project, args: &[&str]) -> String {
 }
 
 fn checkpoint(p: &Project, body: &str) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hipo"))
-        .args(["--dir", p.path().to_str().unwrap(), "--today", TODAY])
-        .args([
-            "checkpoint",
-            "--type",
-            "project",
-            "--topic",
-            "corpus checkpoint",
-        ])
-        .arg("--stdin")
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(body.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::run_with_stdin(
+        Command::new(env!("CARGO_BIN_EXE_hipo"))
+            .args(["--dir", p.path().to_str().unwrap(), "--today", TODAY])
+            .args([
+                "checkpoint",
+                "--type",
+                "project",
+                "--topic",
+                "corpus checkpoint",
+            ])
+            .arg("--stdin")
+            .env("NO_COLOR", "1"),
+        body,
+    );
     assert!(
         out.status.success(),
         "{}",

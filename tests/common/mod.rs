@@ -7,6 +7,26 @@ pub mod fake_ollama;
 pub mod props;
 use std::path::{Path, PathBuf};
 
+/// Runs `cmd` with `input` on its stdin and collects its output, as a
+/// hook is run by an agent platform.
+pub fn run_with_stdin(cmd: &mut std::process::Command, input: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
 /// A temp project; removed on drop.
 pub struct Project {
     pub dir: tempfile::TempDir,
