@@ -90,15 +90,29 @@ fn path_with_hipo() -> std::ffi::OsString {
 /// that halve the question's relevance; a lower recall floor in the
 /// project's config lets the question through all the same.
 fn directive_floor(p: &Project) {
-    let config = p.read("hipocampus.config.json");
-    let config = config
-        .trim_end()
-        .strip_suffix('}')
-        .unwrap()
-        .trim_end()
-        .to_string()
-        + ",\n  \"recall\": {\"floor\": 0.5}\n}\n";
-    p.write("hipocampus.config.json", config);
+    p.add_config(r#""recall": {"floor": 0.5}"#);
+}
+
+/// Claude Code, headless in `p` against `fake`, with `home` as its
+/// `HOME` and the test's hipo on `PATH`.
+fn claude_code(claude: &Path, p: &Project, home: &Path, fake: &Fake) -> Command {
+    let mut cmd = Command::new(claude);
+    cmd.current_dir(p.path())
+        .env("HOME", home)
+        .env("ANTHROPIC_API_KEY", "sk-ant-dummy")
+        .env(
+            "ANTHROPIC_BASE_URL",
+            format!("http://127.0.0.1:{}", fake.port),
+        )
+        .env("DISABLE_TELEMETRY", "1")
+        .env("DISABLE_AUTOUPDATER", "1")
+        // List MCP tools in the request instead of deferring them behind
+        // ToolSearch.
+        .env("ENABLE_TOOL_SEARCH", "false")
+        .env("PATH", path_with_hipo())
+        .env_remove("HIPO_DIR")
+        .stdin(Stdio::null());
+    cmd
 }
 
 fn today() -> String {
@@ -129,23 +143,9 @@ fn claude_code_loads_memory_recalls_and_captures_each_message_once() {
     std::fs::create_dir(&home).unwrap();
     let fake = Fake::start("fake_anthropic.py", work.path());
     let run = |args: &[&str]| {
-        let out = Command::new(&claude)
+        let out = claude_code(&claude, &p, &home, &fake)
             .args(args)
             .args(["--output-format", "json", "--allowedTools", "Bash"])
-            .current_dir(p.path())
-            .env("HOME", &home)
-            .env("ANTHROPIC_API_KEY", "sk-ant-dummy")
-            .env(
-                "ANTHROPIC_BASE_URL",
-                format!("http://127.0.0.1:{}", fake.port),
-            )
-            .env("DISABLE_TELEMETRY", "1")
-            .env("DISABLE_AUTOUPDATER", "1")
-            // List MCP tools in the request instead of deferring them.
-            .env("ENABLE_TOOL_SEARCH", "false")
-            .env("PATH", path_with_hipo())
-            .env_remove("HIPO_DIR")
-            .stdin(Stdio::null())
             .output()
             .unwrap();
         let text = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -525,27 +525,13 @@ fn claude_code_lists_hipos_mcp_tools_after_init() {
     let home = work.path().join("home");
     std::fs::create_dir(&home).unwrap();
     let fake = Fake::start("fake_anthropic.py", work.path());
-    let out = Command::new(&claude)
+    let out = claude_code(&claude, &p, &home, &fake)
         .args([
             "-p",
             "what did we decide about postgres?",
             "--output-format",
             "json",
         ])
-        .current_dir(p.path())
-        .env("HOME", &home)
-        .env("ANTHROPIC_API_KEY", "sk-ant-dummy")
-        .env(
-            "ANTHROPIC_BASE_URL",
-            format!("http://127.0.0.1:{}", fake.port),
-        )
-        .env("DISABLE_TELEMETRY", "1")
-        .env("DISABLE_AUTOUPDATER", "1")
-        // Claude Code defers MCP tools behind ToolSearch otherwise.
-        .env("ENABLE_TOOL_SEARCH", "false")
-        .env("PATH", path_with_hipo())
-        .env_remove("HIPO_DIR")
-        .stdin(Stdio::null())
         .output()
         .unwrap();
     assert!(

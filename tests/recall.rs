@@ -117,15 +117,7 @@ fn a_young_memory_recalls_with_the_default_floor_and_the_config_floor_holds() {
             .contains("Postgres 16 cutover"),
         "{v}"
     );
-    let config = p.read("hipocampus.config.json");
-    let config = config
-        .trim_end()
-        .strip_suffix('}')
-        .unwrap()
-        .trim_end()
-        .to_string()
-        + ",\n  \"recall\": {\"floor\": 1000}\n}\n";
-    p.write("hipocampus.config.json", config);
+    p.add_config(r#""recall": {"floor": 1000}"#);
     let v = p.json(["recall", "when did we cut over to postgres 16?"]);
     assert_eq!(v["abstained"], true, "{v}");
 }

@@ -63,6 +63,21 @@ impl Project {
         std::fs::write(p, text).unwrap();
     }
 
+    /// Adds `member` (`"key": value`) to the project's config object.
+    pub fn add_config(&self, member: &str) {
+        let config = self.read("hipocampus.config.json");
+        let config = config
+            .trim_end()
+            .strip_suffix('}')
+            .unwrap()
+            .trim_end()
+            .to_string();
+        self.write(
+            "hipocampus.config.json",
+            format!("{config},\n  {member}\n}}\n"),
+        );
+    }
+
     /// Appends to a file.
     pub fn append(&self, rel: &str, text: &str) {
         use std::io::Write;
