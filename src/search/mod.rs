@@ -175,7 +175,11 @@ pub fn search(index: &SearchIndex, root: &Path, q: &Query, opts: &Options) -> Re
         filter: built.filter.as_deref(),
         passage: built.passage.as_deref(),
         marker: &Marker::new(&searcher, &f, &built.positive),
-        unit: terms::chance_level(&searcher, &f, collect::distinct_passages(&searcher, &cols)),
+        unit: terms::chance_level(
+            &searcher,
+            &f,
+            collect::distinct_sections(&searcher, &f, &cols)?,
+        ),
         passages: &Passages {
             root,
             trust_index: opts.trust_index,

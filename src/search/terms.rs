@@ -18,7 +18,7 @@ use tantivy::{Score, Searcher, Term};
 /// IDFs; at most ln(1 + 2N + 1) for N sections, copies included, as BM25
 /// counts them), and how well the best of the memory's passages happens
 /// to match common words (the best of more draws: about ln(1 + D) for D
-/// distinct passages; a copy is not another draw). Measured on prompts
+/// distinct sections; a copy is not another draw). Measured on prompts
 /// unrelated to the memory, their best score divided by this product
 /// stays about the same from a memory of forty sections to one of 1,300,
 /// where the raw score triples.
