@@ -115,6 +115,21 @@ fn claude_code(claude: &Path, p: &Project, home: &Path, fake: &Fake) -> Command 
     cmd
 }
 
+/// `codex exec` in `root` with `home` and `codex_home`, the test's hipo
+/// on `PATH`.
+fn codex_exec(codex: &Path, root: &Path, home: &Path, codex_home: &Path) -> Command {
+    let mut cmd = Command::new(codex);
+    cmd.arg("exec")
+        .current_dir(root)
+        .env("HOME", home)
+        .env("CODEX_HOME", codex_home)
+        .env("FAKE_API_KEY", "dummy")
+        .env("PATH", path_with_hipo())
+        .env_remove("HIPO_DIR")
+        .stdin(Stdio::null());
+    cmd
+}
+
 fn today() -> String {
     chrono::Local::now().date_naive().to_string()
 }
@@ -262,20 +277,12 @@ fn codex_loads_memory_recalls_and_captures_each_message_once() {
     std::fs::write(codex_home.join("config.toml"), config).unwrap();
     assert!(!doctor(&p).contains("not reviewed"), "{}", doctor(&p));
     let run = |args: &[&str]| {
-        let out = Command::new(&codex)
+        let out = codex_exec(&codex, &root, &work.path().join("home"), &codex_home)
             .args([
-                "exec",
                 "--skip-git-repo-check",
                 "--dangerously-bypass-approvals-and-sandbox",
             ])
             .args(args)
-            .current_dir(&root)
-            .env("HOME", work.path().join("home"))
-            .env("CODEX_HOME", &codex_home)
-            .env("FAKE_API_KEY", "dummy")
-            .env("PATH", path_with_hipo())
-            .env_remove("HIPO_DIR")
-            .stdin(Stdio::null())
             .output()
             .unwrap();
         assert!(
@@ -569,23 +576,15 @@ fn codex_lists_hipos_mcp_tools_after_init() {
         ),
     )
     .unwrap();
-    let out = Command::new(&codex)
+    let out = codex_exec(&codex, &root, &work.path().join("home"), &codex_home)
         // --strict-config: an unknown key hipo wrote would fail here
         // instead of being ignored.
         .args([
-            "exec",
             "--strict-config",
             "--skip-git-repo-check",
             "--dangerously-bypass-approvals-and-sandbox",
             "what did we decide about postgres?",
         ])
-        .current_dir(&root)
-        .env("HOME", work.path().join("home"))
-        .env("CODEX_HOME", &codex_home)
-        .env("FAKE_API_KEY", "dummy")
-        .env("PATH", path_with_hipo())
-        .env_remove("HIPO_DIR")
-        .stdin(Stdio::null())
         .output()
         .unwrap();
     assert!(
