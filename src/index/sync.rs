@@ -21,7 +21,7 @@ use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::Path;
-use tantivy::query::{BooleanQuery, Occur, TermQuery};
+use tantivy::query::{BooleanQuery, Occur, TermQuery, TermSetQuery};
 use tantivy::schema::IndexRecordOption;
 use tantivy::{IndexWriter, Term};
 
@@ -282,10 +282,24 @@ fn index_changed(
     });
     let empty = Vec::new();
     let key_field = index.fields.key;
+    // What the index held before this sync: a new section's key is there
+    // only if an interrupted sync added it without its record.
+    let committed = index.searcher();
     let index_one = |(rel, file): &(&String, &ScannedFile)| {
         let old = known.get(*rel).map(|f| &f.keys).unwrap_or(&empty);
         let mut sink = |key: Key, docs: Vec<tantivy::TantivyDocument>| {
-            writer.delete_term(Term::from_field_text(key_field, &hex(&key)));
+            // Deleting a key first keeps such a leftover from doubling.
+            // Only a key the index holds is deleted: tantivy applies each
+            // delete over the whole new segment at commit, so a delete per
+            // section made a big file's build quadratic (a 20 MB log: 12.6 s).
+            let term = Term::from_field_text(key_field, &hex(&key));
+            if committed
+                .doc_freq(&term)
+                .map_err(Error::index("looking up a section"))?
+                > 0
+            {
+                writer.delete_term(term);
+            }
             for doc in docs {
                 writer
                     .add_document(doc)
@@ -365,11 +379,16 @@ impl Apply<'_> {
                 IndexRecordOption::Basic,
             )),
         )];
-        stale.extend(p.record.keys.iter().map(|k| {
-            let q: Box<dyn tantivy::query::Query> =
-                Box::new(TermQuery::new(self.key_term(k), IndexRecordOption::Basic));
-            (Occur::MustNot, q)
-        }));
+        // One set query, not a clause per key: tantivy applies a delete
+        // when it commits, seeking every document of the file through the
+        // exclusion, and a union of one scorer per section made that
+        // quadratic in a big file (a 20 MB log: 10 s of its 12).
+        stale.push((
+            Occur::MustNot,
+            Box::new(TermSetQuery::new(
+                p.record.keys.iter().map(|k| self.key_term(k)),
+            )),
+        ));
         self.writer
             .delete_query(Box::new(BooleanQuery::new(stale)))
             .map_err(Error::index("deleting old sections"))?;
@@ -480,6 +499,31 @@ fn open_current(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A sync cut short after tantivy's commit but before the store saved
+    /// the records leaves sections in the index the store does not know;
+    /// the next sync adds them again and must not double them.
+    #[test]
+    fn sections_the_store_forgot_are_not_doubled() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("memory")).unwrap();
+        let log = "# 2026-01-06\n\n## Deploy [project]\n- the wombat rollout\n\n## Kayak [project]\n- the river trip\n";
+        std::fs::write(root.join("memory/2026-01-06.md"), log).unwrap();
+        let (store, _) = Store::open(root).unwrap();
+        let config = Config::default();
+        let progress = crate::progress::NoProgress;
+        let (index, first) = sync(root, &store, &config, &progress).unwrap();
+        let docs = index.searcher().num_docs();
+        assert_eq!(first.sections_added, 2);
+        drop(index);
+        store
+            .save_index_files(&[("memory/2026-01-06.md".into(), None)], &version())
+            .unwrap();
+        let (index, again) = sync(root, &store, &config, &progress).unwrap();
+        assert_eq!(again.sections_added, 2, "the file is indexed anew");
+        assert_eq!(index.searcher().num_docs(), docs, "and nothing doubled");
+    }
 
     #[test]
     fn rebuild_reasons_serialise_as_their_sentences() {
