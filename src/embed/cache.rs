@@ -31,8 +31,10 @@ use crate::error::{Error, Result};
 use half::f16;
 use half::slice::HalfFloatSliceExt;
 use memmap2::Mmap;
+use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -59,6 +61,28 @@ struct Meta {
     #[serde(default)]
     generation: u64,
 }
+
+/// Fingerprints are hashes already: a multiply spreads them (and a
+/// caller's small ids) over the table, at a fraction of SipHash's cost,
+/// which a search's open paid per row.
+#[derive(Default)]
+pub struct FpHasher(u64);
+
+impl Hasher for FpHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(*b)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+}
+
+type FpHash = BuildHasherDefault<FpHasher>;
 
 /// One passage's vector, to append.
 #[derive(Debug, Clone)]
@@ -91,9 +115,10 @@ pub struct VectorCache {
     records: Vec<Record>,
     /// Each section's rows: `[start, end)`, first copy only.
     groups: Vec<(u64, usize, usize)>,
-    known: HashSet<u64>,
-    /// Passage text fingerprint → a row holding its vector.
-    texts: HashMap<u64, usize>,
+    known: HashSet<u64, FpHash>,
+    /// Passage text fingerprint → a row holding its vector: built on first
+    /// use, which only a writer makes (a search's open stays cheap).
+    texts: OnceCell<HashMap<u64, usize, FpHash>>,
     f16: Option<Mmap>,
     i8: Option<Mmap>,
 }
@@ -124,8 +149,8 @@ impl VectorCache {
             generation: 0,
             records: Vec::new(),
             groups: Vec::new(),
-            known: HashSet::new(),
-            texts: HashMap::new(),
+            known: HashSet::default(),
+            texts: OnceCell::new(),
             f16: None,
             i8: None,
         };
@@ -183,7 +208,7 @@ impl VectorCache {
         self.records.clear();
         self.groups.clear();
         self.known.clear();
-        self.texts.clear();
+        self.texts = OnceCell::new();
         self.f16 = None;
         self.i8 = None;
     }
@@ -250,7 +275,7 @@ impl VectorCache {
     fn index_records(&mut self) {
         self.groups.clear();
         self.known.clear();
-        self.texts.clear();
+        self.texts = OnceCell::new();
         self.index_rows(0);
     }
 
@@ -261,7 +286,9 @@ impl VectorCache {
     fn index_rows(&mut self, from: usize) {
         for i in from..self.records.len() {
             let r = self.records[i];
-            self.texts.entry(r.text).or_insert(i);
+            if let Some(texts) = self.texts.get_mut() {
+                texts.entry(r.text).or_insert(i);
+            }
             match self.groups.last_mut() {
                 Some(g) if g.0 == r.section && g.2 == i => g.2 = i + 1,
                 _ => {
@@ -298,14 +325,24 @@ impl VectorCache {
         self.known.contains(&section)
     }
 
+    fn texts(&self) -> &HashMap<u64, usize, FpHash> {
+        self.texts.get_or_init(|| {
+            let mut texts = HashMap::default();
+            for (i, r) in self.records.iter().enumerate() {
+                texts.entry(r.text).or_insert(i);
+            }
+            texts
+        })
+    }
+
     /// Whether a passage with this text fingerprint has a vector.
     pub fn has_text(&self, text: u64) -> bool {
-        self.texts.contains_key(&text)
+        self.texts().contains_key(&text)
     }
 
     /// The vector of a passage text already embedded (any section's).
     pub fn vector_of_text(&self, text: u64) -> Option<Vec<f32>> {
-        let row = *self.texts.get(&text)?;
+        let row = *self.texts().get(&text)?;
         Some(self.exact(row))
     }
 
