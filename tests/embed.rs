@@ -161,3 +161,93 @@ fn an_interrupted_first_run_resumes_where_it_stopped() {
         40 - hipo::embed::BATCH + 1
     );
 }
+
+/// A fact stated late in a long session: a vector of the session's start
+/// never saw it; the passage holding it does, and the section scores as
+/// its best passage.
+#[test]
+fn a_fact_deep_in_a_long_section_is_found_by_its_passage() {
+    let p = Project::empty();
+    let mut day = String::from("# 2026-03-04\n\n## Garden log\n");
+    for i in 0..60 {
+        day.push_str(&format!(
+            "User: row {i} of tomatoes staked, mulch spread, beds weeded and watered.\n"
+        ));
+    }
+    day.push_str("User: also sold the old sedan to a neighbour.\n");
+    day.push_str("\n## Walks\nUser: a long walk with the puppy by the river.\n");
+    p.write("memory/2026-03-04.md", &day);
+    let server = FakeOllama::start(Mode::Ok);
+    let (code, json, err) = search(
+        &p,
+        &server.url,
+        &["--embed-model", "fake", "--mode", "vector", "automobile"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(headings(&json)[0], "2026-03-04 › Garden log", "{json}");
+    let cosine = json["hits"][0]["cosine"].as_f64().unwrap();
+    assert!(
+        cosine > 0.5,
+        "the passage's cosine, not the session's: {cosine}"
+    );
+    // The long section went as several passages, each within the window.
+    let inputs: Vec<String> = server
+        .embeds()
+        .iter()
+        .flat_map(|e| e["input"].as_array().cloned().unwrap_or_default())
+        .filter_map(|t| t.as_str().map(str::to_string))
+        .filter(|t| t.starts_with("Garden log"))
+        .collect();
+    assert!(inputs.len() > 3, "{}", inputs.len());
+    assert!(
+        inputs
+            .iter()
+            .all(|t| t.len() <= hipo::embed::text::PIECE_BYTES)
+    );
+    // Hybrid too: lexically nothing says automobile.
+    let (_, json, _) = search(&p, &server.url, &["--embed-model", "fake", "automobile"]);
+    assert_eq!(headings(&json)[0], "2026-03-04 › Garden log");
+}
+
+/// An edited section is embedded again only in its changed passages, and
+/// rows of sections gone are dropped from the cache.
+#[test]
+fn unchanged_passages_are_reused_and_stale_rows_dropped() {
+    let p = Project::empty();
+    let mut day = String::from("# 2026-03-05\n\n## Long chat\n");
+    for i in 0..30 {
+        day.push_str(&format!("User: point {i} about the budget for the trip.\n"));
+    }
+    p.write("memory/2026-03-05.md", &day);
+    let server = FakeOllama::start(Mode::Ok);
+    let index = |p: &Project| {
+        let out = p
+            .hipo()
+            .env("OLLAMA_HOST", &server.url)
+            .args(["--json", "index", "--embed-model", "fake"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["vectors"].clone()
+    };
+    let first = index(&p);
+    let pieces = first["new"].as_u64().unwrap();
+    assert!(pieces > 1, "{first}");
+    // A turn appended: only the last passage is new text.
+    p.append("memory/2026-03-05.md", "User: one more point.\n");
+    let second = index(&p);
+    assert_eq!(second["new"], 1, "{second}");
+    assert_eq!(second["reused"].as_u64().unwrap(), pieces - 1, "{second}");
+    // The old copy of the section is stale: over a quarter of the rows.
+    assert_eq!(second["dropped"].as_u64().unwrap(), pieces, "{second}");
+    let third = index(&p);
+    assert_eq!(
+        (third["new"].as_u64(), third["dropped"].as_u64()),
+        (Some(0), Some(0))
+    );
+}

@@ -534,3 +534,43 @@ fn the_project_is_found_from_claude_project_dir_on_the_first_call() {
     let r = c.call("status", json!({}));
     assert_eq!(r["result"]["isError"], true, "{r}");
 }
+
+#[test]
+fn search_takes_a_mode_and_embeds_at_ollama_host() {
+    let p = Project::empty();
+    p.write(
+        "memory/2026-03-02.md",
+        "# 2026-03-02\n\n## Bought a sedan\nUser: picked up the new sedan today, blue.\n\n## Walks\nUser: a long walk with the puppy by the river.\n",
+    );
+    let server = FakeOllama::start(Mode::Ok);
+    let env = [
+        ("OLLAMA_HOST", server.url.as_str()),
+        ("HIPO_EMBED_MODEL", "fake"),
+    ];
+    let mut c = Client::start(&p, &[], &env);
+    let first = |r: &Value| r["result"]["structuredContent"]["hits"][0]["heading"].clone();
+    // Hybrid by default once a model is named: "automobile" finds the sedan.
+    let r = c.call("search", json!({"query": "automobile"}));
+    assert_eq!(first(&r), "2026-03-02 › Bought a sedan", "{r}");
+    assert_eq!(r["result"]["structuredContent"]["semantic"], true, "{r}");
+    assert!(!server.embeds().is_empty(), "embedded at OLLAMA_HOST");
+    // Lexical on request: no word of the question is in memory.
+    let r = c.call("search", json!({"query": "automobile", "mode": "lexical"}));
+    assert_eq!(r["result"]["structuredContent"]["hits"], json!([]), "{r}");
+    assert!(r["result"]["structuredContent"].get("semantic").is_none());
+    let r = c.call("search", json!({"query": "canine", "mode": "vector"}));
+    assert_eq!(first(&r), "2026-03-02 › Walks", "{r}");
+    let r = c.call("search", json!({"query": "x", "mode": "fuzzy"}));
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    assert!(r["error"]["message"].as_str().unwrap().contains("`mode`"));
+    let (code, err) = c.close();
+    assert_eq!(code, Some(0), "{err}");
+
+    // Without a model, asking for vectors names what is missing.
+    let mut c = Client::start(&p, &[], &[("OLLAMA_HOST", server.url.as_str())]);
+    let r = c.call("search", json!({"query": "car", "mode": "hybrid"}));
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    let msg = r["error"]["message"].as_str().unwrap();
+    assert!(msg.contains("`mode`") && msg.contains("embed"), "{msg}");
+    c.close();
+}

@@ -116,6 +116,10 @@ pub enum Command {
     Mcp {
         #[command(flatten)]
         llm: LlmArgs,
+        /// Ollama embedding model for the search tool's hybrid and vector
+        /// modes (all-minilm, nomic-embed-text…), at `--host`.
+        #[arg(long, env = "HIPO_EMBED_MODEL", value_name = "NAME")]
+        embed_model: Option<String>,
     },
     /// The context pack for a prompt: matching ROOT topics and the best
     /// passages, within a token budget; nothing when nothing is relevant.
@@ -348,6 +352,17 @@ impl EmbedArgs {
             model: self.embed_model.clone(),
             mode: self.mode,
             host: self.host.clone(),
+        }
+    }
+
+    /// The embedding flags of a command that has the model flags too
+    /// (`hipo mcp`): one `--host` (`OLLAMA_HOST`) serves both, so the
+    /// embeddings are asked where the CLI's searches would ask them.
+    pub fn with_llm(llm: &LlmArgs, embed_model: Option<String>) -> EmbedArgs {
+        EmbedArgs {
+            mode: None,
+            embed_model,
+            host: llm.host.clone(),
         }
     }
 }

@@ -35,7 +35,9 @@ pub fn run(ctx: &Ctx, embed: &EmbedArgs) -> Result<u8> {
         #[derive(serde::Serialize)]
         struct Vectors {
             new: usize,
+            reused: usize,
             cached: usize,
+            dropped: usize,
         }
         print_json(&Out {
             sync: report,
@@ -43,7 +45,9 @@ pub fn run(ctx: &Ctx, embed: &EmbedArgs) -> Result<u8> {
             index: stats,
             vectors: searcher.embedded().map(|e| Vectors {
                 new: e.new,
+                reused: e.reused,
                 cached: e.cached,
+                dropped: e.dropped,
             }),
             semantic: searcher.semantic(),
             took_ms: took,
@@ -77,10 +81,12 @@ pub fn run(ctx: &Ctx, embed: &EmbedArgs) -> Result<u8> {
         .filter(|_| searcher.semantic() == Some(true))
     {
         println!(
-            "{} {} section(s) embedded now, {} cached",
+            "{} {} passage(s) embedded now, {} reused, {} section(s) cached, {} stale row(s) dropped",
             ctx.style.bold("vectors:"),
             e.new,
-            e.cached
+            e.reused,
+            e.cached,
+            e.dropped
         );
     }
     Ok(search_code(&searcher))

@@ -3,12 +3,12 @@
 //! found from `CLAUDE_PROJECT_DIR` or the working directory, on the first
 //! call that needs it.
 
-use super::args::LlmArgs;
+use super::args::{EmbedArgs, LlmArgs};
 use super::{Ctx, exit};
 use anyhow::Result;
 use hipo::mcp::{Config, serve_stdio};
 
-pub fn run(ctx: &Ctx, llm: &LlmArgs) -> Result<u8> {
+pub fn run(ctx: &Ctx, llm: &LlmArgs, embed_model: Option<String>) -> Result<u8> {
     // Writes wait `HIPO_LOCK_WAIT` if set, else the server's own bound
     // (shorter than the CLI's: an agent waiting on a tool call is stuck).
     let mut config = Config::from_env(ctx.dir.clone());
@@ -18,6 +18,7 @@ pub fn run(ctx: &Ctx, llm: &LlmArgs) -> Result<u8> {
     let config = Config {
         today: ctx.today_flag,
         llm: llm.overrides(),
+        embed: EmbedArgs::with_llm(llm, embed_model).overrides(),
         ..config
     };
     serve_stdio(config)?;

@@ -147,7 +147,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Index { embed } => index::run(&ctx, &embed)?,
         Command::Export(args) => export::run(&ctx, &args)?,
         Command::Eval(args) => eval::run(&ctx, &args)?,
-        Command::Mcp { llm } => mcp::run(&ctx, &llm)?,
+        Command::Mcp { llm, embed_model } => mcp::run(&ctx, &llm, embed_model)?,
         Command::Recall(args) => recall::run(&ctx, &args)?,
     };
     Ok(ExitCode::from(code))

@@ -66,7 +66,7 @@ impl Bar {
 impl Progress for Bar {
     fn event(&self, event: Event<'_>) {
         match event {
-            // Embedding follows the index sync on the same bar: sections,
+            // Embedding follows the index sync on the same bar: passages,
             // not files, and each batch is a model call, so shown from
             // one batch on.
             Event::Begin {
@@ -75,7 +75,7 @@ impl Progress for Bar {
             } => {
                 self.bar.set_style(
                     ProgressStyle::with_template(
-                        "{spinner} embedding {pos}/{len} sections {wide_msg} {elapsed}",
+                        "{spinner} embedding {pos}/{len} passages {wide_msg} {elapsed}",
                     )
                     .unwrap_or_else(|_| ProgressStyle::default_bar()),
                 );

@@ -8,20 +8,24 @@
 //! lexical, said once: a search never fails because a model is away.
 //!
 //! - `client`: one batched `/api/embed` call through ollama-rs.
-//! - `cache`: the vectors on disk (f16, memory-mapped), by fingerprint.
-//! - `text`: what a section's vector is made of.
+//! - `cache`: the vectors on disk (f16 and i8, memory-mapped), a row per
+//!   passage, by section and text fingerprint.
+//! - `scan`: the brute-force nearest sections (best passage per section).
+//! - `text`: a section's passages, what its vectors are made of.
 //! - `fusion`: reciprocal rank fusion.
 //! - here: settings, bringing the cache up to date, the question's nearest.
 
 pub mod cache;
 pub mod client;
 pub mod fusion;
+mod scan;
 pub mod text;
 
 use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::index::SearchIndex;
 use crate::progress::{Event, Progress, Task};
+use crate::search::vectors::ToEmbed;
 pub use crate::search::vectors::{Mode, Nearest};
 use cache::VectorCache;
 use client::Embedder;
@@ -29,8 +33,9 @@ use std::path::Path;
 use std::sync::Mutex;
 use std::time::Duration;
 
-/// Sections sent per `/api/embed` request: one request's work is what an
-/// interruption can lose, and a progress step.
+/// Passages sent per `/api/embed` request (a section's passages go in
+/// one request, so a request may hold up to [`text::MAX_PIECES`] more):
+/// one request's work is what an interruption can lose.
 pub const BATCH: usize = 32;
 /// Sections nearest the question kept for fusion.
 pub const NEAREST: usize = 100;
@@ -104,10 +109,14 @@ enum State {
 /// What bringing the vectors up to date did.
 #[derive(Debug, Default, Clone)]
 pub struct Embedded {
-    /// Sections embedded now.
+    /// Passages embedded now (sent to the model).
     pub new: usize,
+    /// Passages of new or changed sections whose text the cache held.
+    pub reused: usize,
     /// Sections the cache held.
     pub cached: usize,
+    /// Rows of sections no longer indexed, dropped by a compaction.
+    pub dropped: usize,
 }
 
 impl Semantic {
@@ -144,22 +153,28 @@ impl Semantic {
         };
         let hipo_dir = root.join(crate::layout::HIPO_DIR);
         let mut cache = VectorCache::open(&hipo_dir, model)?;
-        let todo = crate::search::vectors::missing(index, root, &|fp| cache.contains(fp))?;
+        let (todo, live) = crate::search::vectors::missing(index, root, &|fp| cache.contains(fp))?;
         let mut done = Embedded {
-            new: 0,
-            cached: cache.len(),
+            cached: cache.sections(),
+            ..Embedded::default()
         };
-        if !todo.is_empty() {
+        if !todo.is_empty() || cache.needs_compaction(&live) {
             let lock = cache.lock()?;
             // Another process may have embedded them while we waited.
             cache.load()?;
             let todo: Vec<_> = todo.into_iter().filter(|t| !cache.contains(t.fp)).collect();
-            if let Err(why) = embed_all(
-                &embedder, &mut cache, &lock, &todo, settings, progress, &mut done,
-            ) {
+            let mut run = Run {
+                embedder: &embedder,
+                cache: &mut cache,
+                lock: &lock,
+                settings,
+                progress,
+                done: &mut done,
+            };
+            if let Err(why) = run.embed_all(&todo) {
                 return off(why);
             }
-            cache.load()?;
+            done.dropped = cache.compact(&lock, &live)?;
         }
         Ok((
             Semantic {
@@ -206,32 +221,109 @@ impl Semantic {
     }
 }
 
-/// Embeds `todo` batch by batch, appending each to the cache as answered.
-fn embed_all(
-    embedder: &Embedder,
-    cache: &mut VectorCache,
-    lock: &cache::WriteLock,
-    todo: &[crate::search::vectors::ToEmbed],
-    settings: &Settings,
-    progress: &dyn Progress,
-    done: &mut Embedded,
-) -> std::result::Result<(), String> {
-    progress.event(Event::Begin {
-        task: Task::Embed,
-        total: todo.len(),
-    });
-    for batch in todo.chunks(BATCH) {
-        let texts: Vec<String> = batch.iter().map(|t| text::section_text(&t.text)).collect();
-        let vectors = embedder.embed(&texts, settings.batch_timeout)?;
-        let rows: Vec<(u64, Vec<f32>)> = batch.iter().map(|t| t.fp).zip(vectors).collect();
-        cache
-            .append(lock, &rows)
-            .map_err(|e| format!("cannot keep vectors: {e}"))?;
-        done.new += rows.len();
-        for _ in batch {
-            progress.event(Event::Started(embedder.model()));
-            progress.event(Event::Done);
+/// One run bringing the cache up to date, under its lock.
+struct Run<'a> {
+    embedder: &'a Embedder,
+    cache: &'a mut VectorCache,
+    lock: &'a cache::WriteLock,
+    settings: &'a Settings,
+    progress: &'a dyn Progress,
+    done: &'a mut Embedded,
+}
+
+/// A row waiting for its vector: known already, or the `n`th text sent.
+enum Pending {
+    Known(Vec<f32>),
+    Sent(usize),
+}
+
+impl Run<'_> {
+    /// Embeds the passages of `todo` whose text the cache lacks, a batch
+    /// of whole sections at a time, appending each as answered.
+    fn embed_all(&mut self, todo: &[ToEmbed]) -> std::result::Result<(), String> {
+        let plan: Vec<(u64, Vec<(u64, String)>)> = todo
+            .iter()
+            .map(|t| {
+                let pieces = text::section_pieces(&t.text);
+                (t.fp, pieces.into_iter().map(|p| (text_fp(&p), p)).collect())
+            })
+            .collect();
+        let unknown: std::collections::HashSet<u64> = plan
+            .iter()
+            .flat_map(|(_, ps)| ps.iter().map(|p| p.0))
+            .filter(|fp| !self.cache.has_text(*fp))
+            .collect();
+        self.progress.event(Event::Begin {
+            task: Task::Embed,
+            total: unknown.len(),
+        });
+        let mut rows: Vec<(cache::Row, Pending)> = Vec::new();
+        let mut send: Vec<String> = Vec::new();
+        for (section, pieces) in plan {
+            let count = pieces.len().min(usize::from(u16::MAX)) as u16;
+            for (i, (fp, piece)) in pieces.into_iter().enumerate().take(count.into()) {
+                let row = cache::Row {
+                    section,
+                    text: fp,
+                    piece: i as u16,
+                    count,
+                    vector: Vec::new(),
+                };
+                let pending = match self.cache.vector_of_text(fp) {
+                    Some(v) => Pending::Known(v),
+                    None => {
+                        send.push(piece);
+                        Pending::Sent(send.len() - 1)
+                    }
+                };
+                rows.push((row, pending));
+            }
+            if send.len() >= BATCH {
+                self.flush(&mut rows, &mut send)?;
+            }
         }
+        self.flush(&mut rows, &mut send)
     }
-    Ok(())
+
+    /// Embeds `send`, appends `rows` with their vectors, empties both.
+    fn flush(
+        &mut self,
+        rows: &mut Vec<(cache::Row, Pending)>,
+        send: &mut Vec<String>,
+    ) -> std::result::Result<(), String> {
+        let mut vectors = if send.is_empty() {
+            Vec::new()
+        } else {
+            self.embedder.embed(send, self.settings.batch_timeout)?
+        };
+        let mut out = Vec::with_capacity(rows.len());
+        for (mut row, pending) in rows.drain(..) {
+            row.vector = match pending {
+                Pending::Known(v) => {
+                    self.done.reused += 1;
+                    v
+                }
+                Pending::Sent(n) => vectors.get_mut(n).map(std::mem::take).unwrap_or_default(),
+            };
+            out.push(row);
+        }
+        self.cache
+            .append(self.lock, &out)
+            .map_err(|e| format!("cannot keep vectors: {e}"))?;
+        self.done.new += send.len();
+        for _ in send.drain(..) {
+            self.progress.event(Event::Started(self.embedder.model()));
+            self.progress.event(Event::Done);
+        }
+        Ok(())
+    }
+}
+
+/// A passage's text fingerprint: what its vector is cached by (with the
+/// model, which owns the cache).
+pub fn text_fp(text: &str) -> u64 {
+    let hash = blake3::hash(text.as_bytes());
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&hash.as_bytes()[..8]);
+    u64::from_le_bytes(b)
 }

@@ -93,6 +93,16 @@ impl Hipo {
         embed::resolve(&self.config, &self.embed)
     }
 
+    /// [`Hipo::embed_settings`] with the mode `mode` when given (a caller
+    /// choosing per search, like an MCP tool call).
+    fn embed_settings_in(&self, mode: Option<embed::Mode>) -> Result<embed::Settings> {
+        let overrides = embed::Overrides {
+            mode: mode.or(self.embed.mode),
+            ..self.embed.clone()
+        };
+        embed::resolve(&self.config, &overrides)
+    }
+
     /// The project root.
     pub fn root(&self) -> &Path {
         &self.root
@@ -123,6 +133,19 @@ impl Hipo {
     /// a search never fails because a writer is busy. With no index yet it
     /// waits up to `wait` in all, then fails with [`Error::Busy`]. Redaction of stale sections is decided here, not by callers.
     pub fn searcher(&self, wait: Duration, progress: &dyn Progress) -> Result<Searcher> {
+        self.searcher_in(None, wait, progress)
+    }
+
+    /// [`Hipo::searcher`] in `mode` when given, else the configured one.
+    pub fn searcher_in(
+        &self,
+        mode: Option<embed::Mode>,
+        wait: Duration,
+        progress: &dyn Progress,
+    ) -> Result<Searcher> {
+        // Settings first: a mode needing a model without one fails before
+        // any work.
+        let settings = self.embed_settings_in(mode)?;
         // A lock wait shorter than the patience shortens it: a search never
         // fails because a writer is busy while an index exists.
         let patience = index::Patience::Search {
@@ -130,14 +153,18 @@ impl Hipo {
             max_wait: wait,
         };
         let fresh = index::fresh(&self.root, patience, progress)?;
-        self.searcher_of(fresh, progress)
+        self.searcher_of(fresh, settings, progress)
     }
 
     /// A searcher over `fresh`, with vectors brought up to date when a
     /// mode wants them. A model that fails is said once (in `warnings`)
     /// and the searches are lexical.
-    fn searcher_of(&self, fresh: Fresh, progress: &dyn Progress) -> Result<Searcher> {
-        let settings = self.embed_settings()?;
+    fn searcher_of(
+        &self,
+        fresh: Fresh,
+        settings: embed::Settings,
+        progress: &dyn Progress,
+    ) -> Result<Searcher> {
         let mut searcher = Searcher {
             root: self.root.clone(),
             fresh,
@@ -166,7 +193,19 @@ impl Hipo {
         wait: Duration,
         progress: &dyn Progress,
     ) -> Result<Found> {
-        let searcher = self.searcher(wait, progress)?;
+        self.search_in(None, q, opts, wait, progress)
+    }
+
+    /// [`Hipo::search`] in `mode` when given, else the configured one.
+    pub fn search_in(
+        &self,
+        mode: Option<embed::Mode>,
+        q: &Query,
+        opts: &search::Options,
+        wait: Duration,
+        progress: &dyn Progress,
+    ) -> Result<Found> {
+        let searcher = self.searcher_in(mode, wait, progress)?;
         let hits = searcher.search(q, opts)?;
         Ok(Found { hits, searcher })
     }
@@ -174,8 +213,9 @@ impl Hipo {
     /// Brings the index up to date explicitly: waits the whole `wait` for
     /// a writer and fails with [`Error::Busy`] rather than answer stale.
     pub fn index(&self, wait: Duration, progress: &dyn Progress) -> Result<Searcher> {
+        let settings = self.embed_settings()?;
         let fresh = index::fresh(&self.root, index::Patience::Update(wait), progress)?;
-        self.searcher_of(fresh, progress)
+        self.searcher_of(fresh, settings, progress)
     }
 
     /// Writes every section's documents, as the index holds them but with

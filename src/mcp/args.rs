@@ -131,9 +131,23 @@ pub struct SearchArgs {
     /// Only under this path prefix, like knowledge/.
     #[serde(default)]
     pub path: Option<String>,
+    /// How to rank: lexical (keywords, BM25), hybrid (keywords fused with
+    /// meaning, from an embedding model) or vector (meaning alone). Default:
+    /// hybrid when the server has an embedding model, else lexical.
+    #[serde(default)]
+    pub mode: Option<String>,
 }
 
 impl SearchArgs {
+    /// The ranking asked for (`None`: the server's default).
+    pub(super) fn mode(&self) -> Result<Option<crate::embed::Mode>, ErrorData> {
+        self.mode
+            .as_deref()
+            .filter(|m| !m.trim().is_empty())
+            .map(|m| m.parse().map_err(|e: String| invalid("mode", e)))
+            .transpose()
+    }
+
     /// The query with the filters applied, or the argument that is wrong.
     pub(super) fn query(&self) -> Result<query::Query, ErrorData> {
         let mut q = query::parse(&self.query).map_err(|e| invalid("query", e))?;

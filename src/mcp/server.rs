@@ -40,6 +40,9 @@ pub struct Config {
     pub today: Option<NaiveDate>,
     /// Model settings over the project's `llm.*` (for compact and status).
     pub llm: Overrides,
+    /// Embedding settings over the project's `search.embed.*` (searches):
+    /// the same the CLI's flags and environment give.
+    pub embed: crate::embed::Overrides,
     /// How long writes wait for the project lock.
     pub lock_wait: Duration,
 }
@@ -59,6 +62,7 @@ impl Config {
             cwd,
             today: None,
             llm: Overrides::default(),
+            embed: crate::embed::Overrides::default(),
             lock_wait: LOCK_WAIT,
         }
     }
@@ -97,7 +101,7 @@ impl Server {
             return Ok(h.clone());
         }
         let c = &self.shared.config;
-        let hipo = Arc::new(Hipo::find(c.dir.as_deref(), &c.cwd)?);
+        let hipo = Arc::new(Hipo::find(c.dir.as_deref(), &c.cwd)?.with_embed(c.embed.clone()));
         *slot = Some(hipo.clone());
         Ok(hipo)
     }

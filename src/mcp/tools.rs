@@ -27,6 +27,7 @@ impl Server {
     async fn search(&self, Parameters(args): Parameters<SearchArgs>) -> Answer {
         let q = args.query()?;
         let limit = args.limit()?;
+        let mode = args.mode()?;
         let hipo = match self.project() {
             Ok(h) => h,
             Err(e) => return Ok(failed(&e, self.lock_wait())),
@@ -37,11 +38,13 @@ impl Server {
                 limit,
                 ..Default::default()
             };
-            hipo.search(&q, &opts, wait, &NoProgress)
+            hipo.search_in(mode, &q, &opts, wait, &NoProgress)
         })
         .await?;
         let found = match found {
             Ok(f) => f,
+            // A mode that needs an embedding model the server lacks.
+            Err(Error::Usage(why)) if mode.is_some() => return Err(invalid("mode", why)),
             Err(e) => return Ok(failed(&e, wait)),
         };
         let fresh = found.searcher.is_fresh();

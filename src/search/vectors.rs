@@ -73,12 +73,13 @@ pub struct ToEmbed {
 }
 
 /// One section per fingerprint the index holds and `has` does not, with
-/// its text read (redacted) from the Markdown, in path and line order.
+/// its text read (redacted) from the Markdown, in path and line order;
+/// and every section fingerprint the index holds (what vectors to keep).
 pub fn missing(
     index: &SearchIndex,
     root: &Path,
     has: &dyn Fn(u64) -> bool,
-) -> Result<Vec<ToEmbed>> {
+) -> Result<(Vec<ToEmbed>, HashSet<u64>)> {
     let searcher = index.searcher();
     let f = index.fields;
     let cols = collect::columns(&searcher)?;
@@ -93,17 +94,18 @@ pub fn missing(
     let mut wanted = Vec::new();
     for a in docs {
         let fp = cols[a.segment_ord as usize].fp_of(a.doc_id);
-        if !has(fp) && seen.insert(fp) {
+        if !has(fp) && !seen.contains(&fp) {
             let doc = stored(&searcher, &f, a)?;
             wanted.push((doc.path.clone(), doc.sec[0], fp, doc));
         }
+        seen.insert(fp);
     }
     wanted.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
     let passages = Passages {
         root,
         trust_index: false,
     };
-    Ok(wanted
+    let todo = wanted
         .into_iter()
         .filter_map(|(_, _, fp, doc)| {
             Some(ToEmbed {
@@ -111,7 +113,8 @@ pub fn missing(
                 text: passages.section(&doc)?,
             })
         })
-        .collect())
+        .collect();
+    Ok((todo, seen))
 }
 
 /// The groups of a scored search ranked by `near`: fused with the lexical
