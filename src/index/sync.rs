@@ -183,7 +183,8 @@ fn sync_once(
                 Some(_) => HashMap::new(),
                 None => store.index_files()?,
             };
-            let scan = scan_against(root, &known, config)?;
+            let listing = scan::Listing::walk(root, &config.search.extra_globs)?;
+            let scan = scan_against(root, &known, listing);
             Look { known, scan }
         }
     };
@@ -402,12 +403,13 @@ fn finish(index: &SearchIndex, mut writer: IndexWriter) -> Result<()> {
     index.reader.reload().map_err(Error::index("reloading"))
 }
 
-/// Stats every searchable file against what the index recorded.
+/// Compares a listing of the searchable files with what the index
+/// recorded.
 pub(super) fn scan_against(
     root: &Path,
     known: &HashMap<String, IndexedFile>,
-    config: &Config,
-) -> Result<scan::Scan> {
+    listing: scan::Listing,
+) -> scan::Scan {
     let records: HashMap<String, FileRecord> = known
         .iter()
         .map(|(k, v)| {
@@ -419,7 +421,7 @@ pub(super) fn scan_against(
             (k.clone(), rec)
         })
         .collect();
-    scan::scan_with_globs(root, &records, &config.search.extra_globs)
+    listing.scan(root, &records)
 }
 
 /// Keeps the segment count at most [`MAX_SEGMENTS`] by merging the small

@@ -78,7 +78,40 @@ impl Store {
     }
 }
 
+/// The head of an [`IndexedFile`] record: what says whether the file
+/// changed, decoded without the keys (whose vector costs an allocation per
+/// file, which an unchanged tree never needs).
+#[derive(Deserialize)]
+struct Stamp {
+    size: u64,
+    mtime_ns: i128,
+}
+
 impl StoreReader {
+    /// Calls `each` with every file the index recorded, in path (byte)
+    /// order, with its size and change stamp (`None` for a record that
+    /// does not decode, which a sync re-indexes), until `each` returns
+    /// false. `None` when the records cannot be read.
+    pub(crate) fn visit_index_stamps(
+        &self,
+        mut each: impl FnMut(&str, Option<(u64, i128)>) -> bool,
+    ) -> Option<()> {
+        let txn = self.db.begin_read().ok()?;
+        let table = match txn.open_table(FILES) {
+            Ok(t) => t,
+            Err(redb::TableError::TableDoesNotExist(_)) => return Some(()),
+            Err(_) => return None,
+        };
+        for item in table.iter().ok()? {
+            let (k, v) = item.ok()?;
+            let stamp = codec::decode_head::<Stamp>(v.value()).map(|s| (s.size, s.mtime_ns));
+            if !each(k.value(), stamp) {
+                break;
+            }
+        }
+        Some(())
+    }
+
     /// [`Store::index_version`]; `None` also when it cannot be read.
     pub(crate) fn index_version(&self) -> Option<String> {
         read_version(&self.db).ok().flatten()
