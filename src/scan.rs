@@ -99,6 +99,7 @@ impl Listing {
                 .extend(extra.found.into_iter().filter(|f| !seen.contains(&f.rel)));
             walked.problems.extend(extra.problems);
         }
+        let _sort = crate::timing::span("scan: sort");
         walked.found.sort_unstable_by(|a, b| a.rel.cmp(&b.rel));
         Ok(Listing(walked))
     }
@@ -110,6 +111,7 @@ impl Listing {
         let Walked {
             found, problems, ..
         } = &self.0;
+        let _span = crate::timing::span("scan: names");
         (problems.is_empty() && found.iter().all(|f| layout::classify(&f.rel).is_ok()))
             .then_some(found.as_slice())
     }
