@@ -482,6 +482,52 @@ mod tests {
     }
 
     #[test]
+    fn a_listing_is_clean_only_without_problems_and_sorted() {
+        let dir = tempfile::tempdir().unwrap();
+        let mem = dir.path().join("memory");
+        std::fs::create_dir_all(mem.join("daily")).unwrap();
+        for f in [
+            "2026-03-16.md",
+            "2026-03-15.md",
+            "daily/2026-03-15.md",
+            "notes.md",
+        ] {
+            std::fs::write(mem.join(f), "x\n").unwrap();
+        }
+        let listing = Listing::walk(dir.path(), &[]).unwrap();
+        let rels: Vec<&str> = listing
+            .clean_files()
+            .unwrap()
+            .iter()
+            .map(|f| f.rel.as_str())
+            .collect();
+        assert_eq!(
+            rels,
+            [
+                "memory/2026-03-15.md",
+                "memory/2026-03-16.md",
+                "memory/daily/2026-03-15.md",
+                "memory/notes.md"
+            ]
+        );
+        std::fs::write(mem.join("2026-02-30.md"), "x").unwrap();
+        assert!(
+            Listing::walk(dir.path(), &[])
+                .unwrap()
+                .clean_files()
+                .is_none()
+        );
+        std::fs::remove_file(mem.join("2026-02-30.md")).unwrap();
+        std::fs::create_dir(mem.join("2026-03-17.md")).unwrap();
+        assert!(
+            Listing::walk(dir.path(), &[])
+                .unwrap()
+                .clean_files()
+                .is_none()
+        );
+    }
+
+    #[test]
     fn extra_globs_add_files_and_walk_only_their_base() {
         let dir = tempfile::tempdir().unwrap();
         for f in [

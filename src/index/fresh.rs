@@ -171,3 +171,60 @@ fn recorded_as(db: &StoreReader, files: &[Found]) -> bool {
     });
     read.is_some() && same && listed.next().is_none()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::index::IndexedFile;
+
+    fn found(rel: &str, size: u64, mtime_ns: i128) -> Found {
+        Found {
+            rel: rel.into(),
+            size,
+            mtime_ns,
+        }
+    }
+
+    #[test]
+    fn the_merge_says_same_only_for_exactly_the_recorded_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = Store::open(dir.path()).unwrap();
+        let rec = |size, mtime_ns| {
+            Some(IndexedFile {
+                size,
+                mtime_ns,
+                hash: [0; 32],
+                keys: vec![[1; 16]],
+            })
+        };
+        let updates = vec![
+            ("memory/2026-01-02.md".to_string(), rec(10, 5)),
+            ("memory/daily/2026-01-02.md".to_string(), rec(20, 6)),
+        ];
+        store.save_index_files(&updates, "v").unwrap();
+        drop(store);
+        let db = Store::open_read_only(dir.path()).unwrap();
+        let same = |files: &[Found]| recorded_as(&db, files);
+        let a = || found("memory/2026-01-02.md", 10, 5);
+        let b = || found("memory/daily/2026-01-02.md", 20, 6);
+        assert!(same(&[a(), b()]));
+        assert!(!same(&[b(), a()]), "out of order");
+        assert!(!same(&[a()]), "a file gone");
+        assert!(
+            !same(&[a(), b(), found("memory/zz.md", 1, 1)]),
+            "a file added"
+        );
+        assert!(
+            !same(&[a(), found("memory/daily/2026-01-02.md", 20, 7)]),
+            "touched"
+        );
+        assert!(
+            !same(&[a(), found("memory/daily/2026-01-02.md", 21, 6)]),
+            "resized"
+        );
+        assert!(
+            !same(&[found("memory/2026-01-03.md", 10, 5), b()]),
+            "renamed"
+        );
+    }
+}
