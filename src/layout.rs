@@ -329,13 +329,24 @@ pub fn classify(rel: &str) -> Result<PathKind, BadName> {
     if rel.starts_with("plans/") {
         return Ok(PathKind::Plans);
     }
-    let parts: Vec<&str> = stem.split('/').collect();
-    match parts.as_slice() {
-        ["memory", name] if looks_like_date(name) => parse_date(name).map(PathKind::Raw),
-        ["memory", "daily", name] if looks_like_date(name) => {
+    // `memory/NAME` or `memory/LEVEL/NAME`, NAME without a slash (split
+    // without collecting: this runs for every file of every scan).
+    let Some(rest) = stem.strip_prefix("memory/") else {
+        return Ok(PathKind::Other);
+    };
+    let (level, name) = match rest.split_once('/') {
+        Some((level, name)) => (Some(level), name),
+        None => (None, rest),
+    };
+    if name.contains('/') {
+        return Ok(PathKind::Other);
+    }
+    match (level, name) {
+        (None, name) if looks_like_date(name) => parse_date(name).map(PathKind::Raw),
+        (Some("daily"), name) if looks_like_date(name) => {
             parse_date(name).map(|d| PathKind::Node(NodeId::Daily(d)))
         }
-        ["memory", "weekly", name] if name.len() == 8 && name.as_bytes()[4..6] == *b"-W" => {
+        (Some("weekly"), name) if name.len() == 8 && name.as_bytes()[4..6] == *b"-W" => {
             Week::parse(name)
                 .map(|w| PathKind::Node(NodeId::Weekly(w)))
                 .ok_or_else(|| {
@@ -344,7 +355,7 @@ pub fn classify(rel: &str) -> Result<PathKind, BadName> {
                     ))
                 })
         }
-        ["memory", "monthly", name] if name.len() == 7 && name.as_bytes()[4] == b'-' => {
+        (Some("monthly"), name) if name.len() == 7 && name.as_bytes()[4] == b'-' => {
             Month::parse(name)
                 .map(|m| PathKind::Node(NodeId::Monthly(m)))
                 .ok_or_else(|| BadName(format!("`{name}` is not a valid month (expected YYYY-MM)")))
@@ -453,6 +464,14 @@ mod tests {
         );
         assert_eq!(classify("memory/ROOT.md"), Ok(PathKind::Node(NodeId::Root)));
         assert_eq!(classify("memory/notes.md"), Ok(PathKind::Other));
+        for other in [
+            "memory//2026-03-15.md",
+            "memory/daily/x/2026-03-15.md",
+            "memory/other/2026-03-15.md",
+            "memory.md",
+        ] {
+            assert_eq!(classify(other), Ok(PathKind::Other), "{other}");
+        }
         assert_eq!(classify("knowledge/a/b.md"), Ok(PathKind::Knowledge));
         assert!(classify("memory/2026-02-30.md").is_err());
         assert!(classify("memory/weekly/2026-W60.md").is_err());

@@ -335,7 +335,12 @@ fn walk(root: &Path, rel_dir: &str, depth: usize, out: &mut Walked, wanted: &dyn
         let rel = if rel_dir.is_empty() {
             name.to_string()
         } else {
-            format!("{rel_dir}/{name}")
+            // Not `format!`: this runs for every file of every scan.
+            let mut rel = String::with_capacity(rel_dir.len() + 1 + name.len());
+            rel.push_str(rel_dir);
+            rel.push('/');
+            rel.push_str(name);
+            rel
         };
         if name.starts_with('.') {
             if name.starts_with(crate::fsutil::TEMP_PREFIX) {
