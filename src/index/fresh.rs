@@ -107,9 +107,9 @@ enum Check {
 /// only says the index is current and a stat of the tree finds no change.
 /// Every file is stat'ed each time (an edit in place, a rename or a
 /// restored mtime is seen by the next search); what is saved is the work
-/// around it: the records are read in path order straight from the store
-/// and merged with the sorted listing, and only a change builds the maps
-/// a sync needs.
+/// around it: the files' stamps (size and change stamp, a table of their
+/// own) are read in path order straight from the store and merged with
+/// the sorted listing, and only a change builds the maps a sync needs.
 fn check(root: &Path, config: &Config) -> Result<Check> {
     let span = crate::timing::span("store open");
     let Some(db) = Store::open_read_only(root) else {

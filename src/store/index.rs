@@ -5,11 +5,17 @@
 use super::{Hash, Store, StoreReader};
 use crate::codec;
 use crate::error::{Error, Result};
-use redb::{ReadableDatabase, ReadableTable, TableDefinition};
+use redb::{ReadableDatabase, ReadableTable, ReadableTableMetadata, TableDefinition};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 const FILES: TableDefinition<&str, &[u8]> = TableDefinition::new("index_files");
+/// Each file's [`Stamp`] alone, written with [`FILES`] in the same
+/// transaction: what a search reads to learn that nothing changed, a
+/// quarter of the pages of the full records (which hold every section's
+/// key). A store written before this table existed fills it at its next
+/// save; until then the full records decide, as they always can.
+const STAMPS: TableDefinition<&str, &[u8]> = TableDefinition::new("index_stamps");
 const META: TableDefinition<&str, &str> = TableDefinition::new("index_meta");
 
 /// A section's identity in the index.
@@ -41,6 +47,7 @@ impl Store {
     pub(crate) fn clear_index_files(&self) -> Result<()> {
         let txn = self.db.begin_write().map_err(|e| self.err(e))?;
         txn.delete_table(FILES).map_err(|e| self.err(e))?;
+        txn.delete_table(STAMPS).map_err(|e| self.err(e))?;
         crate::failpoint::hit("store.commit", &self.path.display())
             .map_err(|e| Error::io(&self.path, e))?;
         txn.commit().map_err(|e| self.err(e))
@@ -60,12 +67,22 @@ impl Store {
             .map_err(|e| self.err(e))?;
         {
             let mut files = txn.open_table(FILES).map_err(|e| self.err(e))?;
+            let mut stamps = txn.open_table(STAMPS).map_err(|e| self.err(e))?;
+            if stamps.is_empty().map_err(|e| self.err(e))? {
+                backfill(&files, &mut stamps).map_err(|e| self.err(e))?;
+            }
             for (rel, rec) in updates {
                 match rec {
                     Some(r) => files
                         .insert(rel.as_str(), codec::encode(r).as_slice())
+                        .and_then(|_| {
+                            stamps.insert(rel.as_str(), codec::encode(&Stamp::of(r)).as_slice())
+                        })
                         .map(drop),
-                    None => files.remove(rel.as_str()).map(drop),
+                    None => files
+                        .remove(rel.as_str())
+                        .and_then(|_| stamps.remove(rel.as_str()))
+                        .map(drop),
                 }
                 .map_err(|e| self.err(e))?;
             }
@@ -78,13 +95,37 @@ impl Store {
     }
 }
 
-/// The head of an [`IndexedFile`] record: what says whether the file
-/// changed, decoded without the keys (whose vector costs an allocation per
-/// file, which an unchanged tree never needs).
-#[derive(Deserialize)]
+/// What says whether a file changed: its size and change stamp, the head
+/// of its [`IndexedFile`] record, stored alone in [`STAMPS`].
+#[derive(Serialize, Deserialize)]
 struct Stamp {
     size: u64,
     mtime_ns: i128,
+}
+
+impl Stamp {
+    fn of(rec: &IndexedFile) -> Stamp {
+        Stamp {
+            size: rec.size,
+            mtime_ns: rec.mtime_ns,
+        }
+    }
+}
+
+/// Fills [`STAMPS`] from [`FILES`]: a store written before the stamps
+/// had their own table, at its first save.
+fn backfill(
+    files: &redb::Table<&str, &[u8]>,
+    stamps: &mut redb::Table<&str, &[u8]>,
+) -> std::result::Result<(), redb::Error> {
+    for item in files.iter()? {
+        let (k, v) = item?;
+        // A record that does not decode has no stamp: the file is re-indexed.
+        if let Some(stamp) = codec::decode_head::<Stamp>(v.value()) {
+            stamps.insert(k.value(), codec::encode(&stamp).as_slice())?;
+        }
+    }
+    Ok(())
 }
 
 impl StoreReader {
@@ -97,14 +138,12 @@ impl StoreReader {
         mut each: impl FnMut(&str, Option<(u64, i128)>) -> bool,
     ) -> Option<()> {
         let txn = self.db.begin_read().ok()?;
-        let table = match txn.open_table(FILES) {
-            Ok(t) => t,
-            Err(redb::TableError::TableDoesNotExist(_)) => return Some(()),
-            Err(_) => return None,
-        };
+        // No stamps table (a store older than it, not saved since): `None`,
+        // and the full records decide.
+        let table = txn.open_table(STAMPS).ok()?;
         for item in table.iter().ok()? {
             let (k, v) = item.ok()?;
-            let stamp = codec::decode_head::<Stamp>(v.value()).map(|s| (s.size, s.mtime_ns));
+            let stamp = codec::decode::<Stamp>(v.value()).map(|s| (s.size, s.mtime_ns));
             if !each(k.value(), stamp) {
                 break;
             }
@@ -180,5 +219,62 @@ mod tests {
         store.clear_index_files().unwrap();
         assert!(store.index_files().unwrap().is_empty());
         assert_eq!(store.index_version().unwrap().as_deref(), Some("v1"));
+        drop(store);
+        assert!(
+            stamps(dir.path()).is_none(),
+            "the stamps go with the records"
+        );
+    }
+
+    fn rec(size: u64) -> IndexedFile {
+        IndexedFile {
+            size,
+            mtime_ns: 7,
+            hash: [1; 32],
+            keys: vec![[2; 16]; 3],
+        }
+    }
+
+    type Stamps = Vec<(String, Option<(u64, i128)>)>;
+
+    fn stamps(root: &std::path::Path) -> Option<Stamps> {
+        let db = Store::open_read_only(root).unwrap();
+        let mut out = Vec::new();
+        db.visit_index_stamps(|rel, stamp| {
+            out.push((rel.to_string(), stamp));
+            true
+        })
+        .map(|()| out)
+    }
+
+    #[test]
+    fn stamps_follow_the_records_and_an_older_store_fills_them_at_its_next_save() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = Store::open(dir.path()).unwrap();
+        // A store written before the stamps had a table: records only.
+        let txn = store.db.begin_write().unwrap();
+        {
+            let mut files = txn.open_table(FILES).unwrap();
+            for (rel, size) in [("memory/b.md", 2), ("memory/a.md", 1)] {
+                files
+                    .insert(rel, codec::encode(&rec(size)).as_slice())
+                    .unwrap();
+            }
+        }
+        txn.commit().unwrap();
+        drop(store);
+        assert!(stamps(dir.path()).is_none(), "no table: the records decide");
+        let (store, _) = Store::open(dir.path()).unwrap();
+        let updates = vec![
+            ("memory/c.md".to_string(), Some(rec(3))),
+            ("memory/b.md".to_string(), None),
+        ];
+        store.save_index_files(&updates, "v").unwrap();
+        drop(store);
+        let expected = vec![
+            ("memory/a.md".to_string(), Some((1, 7))),
+            ("memory/c.md".to_string(), Some((3, 7))),
+        ];
+        assert_eq!(stamps(dir.path()), Some(expected));
     }
 }
