@@ -131,7 +131,8 @@ fn check(root: &Path, config: &Config) -> Result<Check> {
                 return Ok(Check::Unknown);
             };
             let mut scan = scan_against(root, &known, listing);
-            if scan.any_change() {
+            // No stamps table (a store older than it): the sync writes it.
+            if scan.any_change() || !db.has_index_stamps() {
                 return Ok(Check::Stale(Look { known, scan }));
             }
             SyncReport {

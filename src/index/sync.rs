@@ -192,7 +192,9 @@ fn sync_once(
     report.problems = std::mem::take(&mut scan.problems);
     let (mut updates, changed) = triage(&scan, &known);
     if changed.is_empty() && scan.removed.is_empty() {
-        if report.rebuilt.is_some() || !updates.is_empty() {
+        // A store older than the stamps table gets it now, even with
+        // nothing changed, so the next search takes the quick check.
+        if report.rebuilt.is_some() || !updates.is_empty() || store.index_stamps_missing()? {
             store.save_index_files(&updates, &version())?;
         }
         return Ok((index, report));

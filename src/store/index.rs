@@ -128,7 +128,27 @@ fn backfill(
     Ok(())
 }
 
+impl Store {
+    /// True when the records have no stamps table beside them (a store
+    /// older than it): the next save fills it.
+    pub(crate) fn index_stamps_missing(&self) -> Result<bool> {
+        let txn = self.db.begin_read().map_err(|e| self.err(e))?;
+        match txn.open_table(STAMPS) {
+            Ok(_) => Ok(false),
+            Err(redb::TableError::TableDoesNotExist(_)) => Ok(true),
+            Err(e) => Err(self.err(e)),
+        }
+    }
+}
+
 impl StoreReader {
+    /// True when the stamps table exists (see [`Store::index_stamps_missing`]).
+    pub(crate) fn has_index_stamps(&self) -> bool {
+        self.db
+            .begin_read()
+            .is_ok_and(|txn| txn.open_table(STAMPS).is_ok())
+    }
+
     /// Calls `each` with every file the index recorded, in path (byte)
     /// order, with its size and change stamp (`None` for a record that
     /// does not decode, which a sync re-indexes), until `each` returns
@@ -264,12 +284,19 @@ mod tests {
         txn.commit().unwrap();
         drop(store);
         assert!(stamps(dir.path()).is_none(), "no table: the records decide");
+        assert!(
+            !Store::open_read_only(dir.path())
+                .unwrap()
+                .has_index_stamps()
+        );
         let (store, _) = Store::open(dir.path()).unwrap();
+        assert!(store.index_stamps_missing().unwrap());
         let updates = vec![
             ("memory/c.md".to_string(), Some(rec(3))),
             ("memory/b.md".to_string(), None),
         ];
         store.save_index_files(&updates, "v").unwrap();
+        assert!(!store.index_stamps_missing().unwrap());
         drop(store);
         let expected = vec![
             ("memory/a.md".to_string(), Some((1, 7))),
