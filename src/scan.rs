@@ -116,6 +116,11 @@ impl Listing {
             .then_some(found.as_slice())
     }
 
+    /// How many files were found.
+    pub fn len(&self) -> usize {
+        self.0.found.len()
+    }
+
     /// The scan: the listing against the records the store holds.
     pub fn scan(self, root: &Path, known: &HashMap<String, FileRecord>) -> Scan {
         let _span = crate::timing::span("scan: compare");

@@ -121,25 +121,43 @@ fn check(root: &Path, config: &Config) -> Result<Check> {
     drop(span);
     let listing = Listing::walk(root, &config.search.extra_globs)?;
     let span = crate::timing::span("store records + compare");
-    let report = match listing.clean_files() {
-        Some(files) if recorded_as(&db, files) => SyncReport {
-            files: files.len(),
+    let (same, clean) = match listing.clean_files() {
+        Some(files) => (recorded_as(&db, files), true),
+        None => (false, false),
+    };
+    let report = if same {
+        SyncReport {
+            files: listing.len(),
             ..Default::default()
-        },
-        _ => {
-            let Some(known) = db.index_files() else {
-                return Ok(Check::Unknown);
+        }
+    } else {
+        let Some(known) = db.index_files() else {
+            return Ok(Check::Unknown);
+        };
+        let mut scan = scan_against(root, &known, listing);
+        if scan.any_change() {
+            let look = Look {
+                known,
+                scan,
+                restamp: false,
             };
-            let mut scan = scan_against(root, &known, listing);
-            // No stamps table (a store older than it): the sync writes it.
-            if scan.any_change() || !db.has_index_stamps() {
-                return Ok(Check::Stale(Look { known, scan }));
-            }
-            SyncReport {
-                files: scan.files.len(),
-                problems: std::mem::take(&mut scan.problems),
-                ..Default::default()
-            }
+            return Ok(Check::Stale(look));
+        }
+        // The records say nothing changed where the stamps did not (a
+        // clean listing failed the merge), or there are no stamps: the
+        // stamps table is rewritten under the lock, once.
+        if clean || !db.has_index_stamps() {
+            let look = Look {
+                known,
+                scan,
+                restamp: true,
+            };
+            return Ok(Check::Stale(look));
+        }
+        SyncReport {
+            files: scan.files.len(),
+            problems: std::mem::take(&mut scan.problems),
+            ..Default::default()
         }
     };
     drop((db, span));

@@ -121,6 +121,10 @@ impl Serialize for RebuildReason {
 pub(super) struct Look {
     pub known: HashMap<String, IndexedFile>,
     pub scan: scan::Scan,
+    /// Nothing changed, but the store's stamps table disagrees with its
+    /// records (missing, or another hipo updated the records alone): the
+    /// sync rewrites it, so the next search takes the quick check.
+    pub restamp: bool,
 }
 
 /// Brings the index under `root` up to date with the Markdown and returns
@@ -176,7 +180,11 @@ fn sync_once(
             ));
         }
     }
-    let Look { known, mut scan } = match look {
+    let Look {
+        known,
+        mut scan,
+        restamp,
+    } = match look {
         Some(look) if report.rebuilt.is_none() => look,
         _ => {
             let known = match report.rebuilt {
@@ -185,17 +193,22 @@ fn sync_once(
             };
             let listing = scan::Listing::walk(root, &config.search.extra_globs)?;
             let scan = scan_against(root, &known, listing);
-            Look { known, scan }
+            Look {
+                known,
+                scan,
+                restamp: false,
+            }
         }
     };
     report.files = scan.files.len();
     report.problems = std::mem::take(&mut scan.problems);
     let (mut updates, changed) = triage(&scan, &known);
     if changed.is_empty() && scan.removed.is_empty() {
-        // A store older than the stamps table gets it now, even with
-        // nothing changed, so the next search takes the quick check.
-        if report.rebuilt.is_some() || !updates.is_empty() || store.index_stamps_missing()? {
+        if report.rebuilt.is_some() || !updates.is_empty() {
             store.save_index_files(&updates, &version())?;
+        }
+        if restamp {
+            store.restamp_index_files()?;
         }
         return Ok((index, report));
     }

@@ -53,6 +53,24 @@ impl Store {
         txn.commit().map_err(|e| self.err(e))
     }
 
+    /// Rewrites the stamps table from the records: for a store older than
+    /// the table, or one whose records another hipo updated alone.
+    pub(crate) fn restamp_index_files(&self) -> Result<()> {
+        let mut txn = self.db.begin_write().map_err(|e| self.err(e))?;
+        // As for `save_index_files`: a lost rewrite is redone.
+        txn.set_durability(redb::Durability::None)
+            .map_err(|e| self.err(e))?;
+        txn.delete_table(STAMPS).map_err(|e| self.err(e))?;
+        {
+            let files = txn.open_table(FILES).map_err(|e| self.err(e))?;
+            let mut stamps = txn.open_table(STAMPS).map_err(|e| self.err(e))?;
+            backfill(&files, &mut stamps).map_err(|e| self.err(e))?;
+        }
+        crate::failpoint::hit("store.commit", &self.path.display())
+            .map_err(|e| Error::io(&self.path, e))?;
+        txn.commit().map_err(|e| self.err(e))
+    }
+
     /// Writes file records (`None` deletes) and the index `version`, in
     /// one transaction.
     pub(crate) fn save_index_files(
@@ -128,21 +146,9 @@ fn backfill(
     Ok(())
 }
 
-impl Store {
-    /// True when the records have no stamps table beside them (a store
-    /// older than it): the next save fills it.
-    pub(crate) fn index_stamps_missing(&self) -> Result<bool> {
-        let txn = self.db.begin_read().map_err(|e| self.err(e))?;
-        match txn.open_table(STAMPS) {
-            Ok(_) => Ok(false),
-            Err(redb::TableError::TableDoesNotExist(_)) => Ok(true),
-            Err(e) => Err(self.err(e)),
-        }
-    }
-}
-
 impl StoreReader {
-    /// True when the stamps table exists (see [`Store::index_stamps_missing`]).
+    /// True when the stamps table exists (a store older than it has none
+    /// until [`Store::restamp_index_files`] or its next save).
     pub(crate) fn has_index_stamps(&self) -> bool {
         self.db
             .begin_read()
@@ -290,17 +296,33 @@ mod tests {
                 .has_index_stamps()
         );
         let (store, _) = Store::open(dir.path()).unwrap();
-        assert!(store.index_stamps_missing().unwrap());
         let updates = vec![
             ("memory/c.md".to_string(), Some(rec(3))),
             ("memory/b.md".to_string(), None),
         ];
         store.save_index_files(&updates, "v").unwrap();
-        assert!(!store.index_stamps_missing().unwrap());
         drop(store);
         let expected = vec![
             ("memory/a.md".to_string(), Some((1, 7))),
             ("memory/c.md".to_string(), Some((3, 7))),
+        ];
+        assert_eq!(stamps(dir.path()), Some(expected));
+        // Another hipo updates the records alone: a restamp catches up.
+        let (store, _) = Store::open(dir.path()).unwrap();
+        let txn = store.db.begin_write().unwrap();
+        {
+            let mut files = txn.open_table(FILES).unwrap();
+            files.remove("memory/a.md").unwrap();
+            files
+                .insert("memory/d.md", codec::encode(&rec(4)).as_slice())
+                .unwrap();
+        }
+        txn.commit().unwrap();
+        store.restamp_index_files().unwrap();
+        drop(store);
+        let expected = vec![
+            ("memory/c.md".to_string(), Some((3, 7))),
+            ("memory/d.md".to_string(), Some((4, 7))),
         ];
         assert_eq!(stamps(dir.path()), Some(expected));
     }
