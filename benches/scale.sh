@@ -15,6 +15,7 @@
 #
 # Usage: benches/scale.sh [out-dir]        (default: benches/results)
 #   DAYS="90 365 3650" RUNS=20 WORK=/tmp/scale benches/scale.sh
+#   HIPO_BIN=/path/to/other/hipo benches/scale.sh /tmp/other   (another build, to compare)
 # Needs hyperfine, python3, GNU time and a release build (built if missing: rebuild it
 # yourself after a change).
 # The work directory (~3x the history on disk) is removed on exit unless
@@ -35,7 +36,7 @@ fi
 [ -x "$here/target/release/hipo" ] || (cd "$here" && cargo build --release -q --bin hipo)
 [ -x "$here/target/release/examples/gen-history" ] ||
   (cd "$here" && cargo build --release -q --example gen-history)
-cp "$here/target/release/hipo" "$work/hipo"
+cp "${HIPO_BIN:-$here/target/release/hipo}" "$work/hipo"
 hipo=$work/hipo
 gen=$here/target/release/examples/gen-history
 export NO_COLOR=1 HIPO_TODAY=$today

@@ -20,6 +20,12 @@ pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Option<T> {
     postcard::from_bytes(bytes).ok()
 }
 
+/// Decodes the first fields of a stored value, as a struct holding only
+/// those (in the same order): the rest of the bytes are not read.
+pub fn decode_head<T: DeserializeOwned>(bytes: &[u8]) -> Option<T> {
+    postcard::take_from_bytes(bytes).ok().map(|(head, _)| head)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

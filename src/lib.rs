@@ -79,6 +79,7 @@ pub mod status;
 pub(crate) mod store;
 pub mod summarize;
 pub mod timeline;
+pub mod timing;
 pub mod tree;
 
 pub use error::{Error, Problem, Result};

@@ -55,10 +55,13 @@ impl Scan {
     }
 }
 
-struct Found {
-    rel: String,
-    size: u64,
-    mtime_ns: i128,
+/// A file as a walk found it: its path and its change stamp.
+#[derive(Debug)]
+pub(crate) struct Found {
+    pub rel: String,
+    pub size: u64,
+    /// See [`mtime_ns`].
+    pub mtime_ns: i128,
 }
 
 /// What a walk collects.
@@ -68,6 +71,61 @@ struct Walked {
     problems: Vec<Problem>,
     /// Temp files hipo left (see [`Scan::stale_temp`]).
     temp: Vec<String>,
+}
+
+/// The tree a search covers, walked and stat'ed but not compared with
+/// anything yet: [`Listing::scan`] compares it with a map of records, and
+/// a caller holding the records in path order can first ask whether they
+/// match it exactly (a merge of two sorted lists, no map built), which is
+/// all an unchanged tree needs.
+pub(crate) struct Listing(Walked);
+
+impl Listing {
+    /// Walks `root` as [`scan_with_globs`] does.
+    pub fn walk(root: &Path, extra_globs: &[String]) -> Result<Listing> {
+        let _span = crate::timing::span("scan: walk + stat");
+        let mut walked = walk_roots(root);
+        if !extra_globs.is_empty() {
+            let set = glob_set(extra_globs)?;
+            let seen: HashSet<String> = walked.found.iter().map(|f| f.rel.clone()).collect();
+            let mut extra = Walked::default();
+            for (dir, depth) in glob_bases(extra_globs) {
+                walk(root, &dir, depth, &mut extra, &|rel| set.is_match(rel));
+            }
+            extra.found.sort_by(|a, b| a.rel.cmp(&b.rel));
+            extra.found.dedup_by(|a, b| a.rel == b.rel);
+            walked
+                .found
+                .extend(extra.found.into_iter().filter(|f| !seen.contains(&f.rel)));
+            walked.problems.extend(extra.problems);
+        }
+        let _sort = crate::timing::span("scan: sort");
+        walked.found.sort_unstable_by(|a, b| a.rel.cmp(&b.rel));
+        Ok(Listing(walked))
+    }
+
+    /// The files found, in path (byte) order, when the walk met no
+    /// problem and every name is one hipo accepts; `None` otherwise (a
+    /// scan then has problems to report, so only [`Listing::scan`] will do).
+    pub fn clean_files(&self) -> Option<&[Found]> {
+        let Walked {
+            found, problems, ..
+        } = &self.0;
+        let _span = crate::timing::span("scan: names");
+        (problems.is_empty() && found.iter().all(|f| layout::classify(&f.rel).is_ok()))
+            .then_some(found.as_slice())
+    }
+
+    /// How many files were found.
+    pub fn len(&self) -> usize {
+        self.0.found.len()
+    }
+
+    /// The scan: the listing against the records the store holds.
+    pub fn scan(self, root: &Path, known: &HashMap<String, FileRecord>) -> Scan {
+        let _span = crate::timing::span("scan: compare");
+        scan_found(root, known, self.0)
+    }
 }
 
 /// Scans `root` against the records the store holds.
@@ -82,22 +140,7 @@ pub fn scan_with_globs(
     known: &HashMap<String, FileRecord>,
     extra_globs: &[String],
 ) -> Result<Scan> {
-    let mut walked = walk_roots(root);
-    if !extra_globs.is_empty() {
-        let set = glob_set(extra_globs)?;
-        let seen: HashSet<String> = walked.found.iter().map(|f| f.rel.clone()).collect();
-        let mut extra = Walked::default();
-        for (dir, depth) in glob_bases(extra_globs) {
-            walk(root, &dir, depth, &mut extra, &|rel| set.is_match(rel));
-        }
-        extra.found.sort_by(|a, b| a.rel.cmp(&b.rel));
-        extra.found.dedup_by(|a, b| a.rel == b.rel);
-        walked
-            .found
-            .extend(extra.found.into_iter().filter(|f| !seen.contains(&f.rel)));
-        walked.problems.extend(extra.problems);
-    }
-    Ok(scan_found(root, known, walked))
+    Ok(Listing::walk(root, extra_globs)?.scan(root, known))
 }
 
 fn glob_set(globs: &[String]) -> Result<globset::GlobSet> {
@@ -297,7 +340,12 @@ fn walk(root: &Path, rel_dir: &str, depth: usize, out: &mut Walked, wanted: &dyn
         let rel = if rel_dir.is_empty() {
             name.to_string()
         } else {
-            format!("{rel_dir}/{name}")
+            // Not `format!`: this runs for every file of every scan.
+            let mut rel = String::with_capacity(rel_dir.len() + 1 + name.len());
+            rel.push_str(rel_dir);
+            rel.push('/');
+            rel.push_str(name);
+            rel
         };
         if name.starts_with('.') {
             if name.starts_with(crate::fsutil::TEMP_PREFIX) {
@@ -440,6 +488,52 @@ mod tests {
         assert_eq!(
             problems,
             vec!["memory/2026-03-16.md: is a broken symlink; fix or remove it"]
+        );
+    }
+
+    #[test]
+    fn a_listing_is_clean_only_without_problems_and_sorted() {
+        let dir = tempfile::tempdir().unwrap();
+        let mem = dir.path().join("memory");
+        std::fs::create_dir_all(mem.join("daily")).unwrap();
+        for f in [
+            "2026-03-16.md",
+            "2026-03-15.md",
+            "daily/2026-03-15.md",
+            "notes.md",
+        ] {
+            std::fs::write(mem.join(f), "x\n").unwrap();
+        }
+        let listing = Listing::walk(dir.path(), &[]).unwrap();
+        let rels: Vec<&str> = listing
+            .clean_files()
+            .unwrap()
+            .iter()
+            .map(|f| f.rel.as_str())
+            .collect();
+        assert_eq!(
+            rels,
+            [
+                "memory/2026-03-15.md",
+                "memory/2026-03-16.md",
+                "memory/daily/2026-03-15.md",
+                "memory/notes.md"
+            ]
+        );
+        std::fs::write(mem.join("2026-02-30.md"), "x").unwrap();
+        assert!(
+            Listing::walk(dir.path(), &[])
+                .unwrap()
+                .clean_files()
+                .is_none()
+        );
+        std::fs::remove_file(mem.join("2026-02-30.md")).unwrap();
+        std::fs::create_dir(mem.join("2026-03-17.md")).unwrap();
+        assert!(
+            Listing::walk(dir.path(), &[])
+                .unwrap()
+                .clean_files()
+                .is_none()
         );
     }
 

@@ -37,13 +37,19 @@ pub fn run(ctx: &Ctx, args: &SearchArgs) -> Result<u8> {
         snippets: !args.files,
         ..Default::default()
     };
-    let found = ctx.hipo()?.with_embed(args.embed.overrides()).search(
+    let _all = hipo::timing::span("search (command)");
+    let hipo = {
+        let _s = hipo::timing::span("project + config");
+        ctx.hipo()?
+    };
+    let found = hipo.with_embed(args.embed.overrides()).search(
         &q,
         &opts,
         ctx.lock_wait(),
         &Bar::indexing(),
     )?;
     report_sync(&found.searcher);
+    let _print = hipo::timing::span("render + print");
     if ctx.json {
         #[derive(serde::Serialize)]
         struct Out<'a> {

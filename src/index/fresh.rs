@@ -9,7 +9,8 @@ use crate::config::Config;
 use crate::error::{Error, Result};
 use crate::fsutil::ProjectLock;
 use crate::progress::Progress;
-use crate::store::Store;
+use crate::scan::{Found, Listing};
+use crate::store::{Store, StoreReader};
 use std::path::Path;
 use std::time::Duration;
 
@@ -42,7 +43,9 @@ pub enum Patience {
 /// Opens the index under `root`, brought up to date first, waiting for
 /// another hipo process holding the project lock as `patience` says.
 pub fn fresh(root: &Path, patience: Patience, progress: &dyn Progress) -> Result<Fresh> {
+    let _all = crate::timing::span("fresh");
     let config = Config::load(root)?;
+    let lock_span = crate::timing::span("lock");
     let _lock = match patience {
         Patience::Update(wait) => ProjectLock::acquire(root, wait, || {})?,
         Patience::Search { patience, max_wait } => {
@@ -67,6 +70,7 @@ pub fn fresh(root: &Path, patience: Patience, progress: &dyn Progress) -> Result
             }
         }
     };
+    drop(lock_span);
     let look = match check(root, &config)? {
         Check::Fresh(found) => {
             let (index, report) = *found;
@@ -94,38 +98,152 @@ enum Check {
     Fresh(Box<(SearchIndex, SyncReport)>),
     /// Files changed: the look, for [`sync_from`] to start from.
     Stale(Look),
-    /// No usable store or index: a full sync decides.
+    /// No usable store or index, or files a killed update left in the
+    /// index: a sync that looks for itself decides.
     Unknown,
 }
 
 /// The common case costs not a single disk write: the store opened read
 /// only says the index is current and a stat of the tree finds no change.
+/// Every file is stat'ed each time (an edit in place, a rename or a
+/// restored mtime is seen by the next search); what is saved is the work
+/// around it: the files' stamps (size and change stamp, a table of their
+/// own) are read in path order straight from the store and merged with
+/// the sorted listing, and only a change builds the maps a sync needs.
 fn check(root: &Path, config: &Config) -> Result<Check> {
+    let span = crate::timing::span("store open");
     let Some(db) = Store::open_read_only(root) else {
         return Ok(Check::Unknown);
     };
     if db.index_version().as_deref() != Some(version().as_str()) || !SearchIndex::exists(root) {
         return Ok(Check::Unknown);
     }
-    let Some(known) = db.index_files() else {
-        return Ok(Check::Unknown);
+    drop(span);
+    let listing = Listing::walk(root, &config.search.extra_globs)?;
+    let span = crate::timing::span("store records + compare");
+    let (same, clean) = match listing.clean_files() {
+        Some(files) => (recorded_as(&db, files), true),
+        None => (false, false),
     };
-    drop(db);
-    let mut scan = scan_against(root, &known, config)?;
-    if scan.any_change() {
-        return Ok(Check::Stale(Look { known, scan }));
-    }
+    let report = if same {
+        SyncReport {
+            files: listing.len(),
+            ..Default::default()
+        }
+    } else {
+        let Some(known) = db.index_files() else {
+            return Ok(Check::Unknown);
+        };
+        let mut scan = scan_against(root, &known, listing);
+        if scan.any_change() {
+            let look = Look {
+                known,
+                scan,
+                restamp: false,
+            };
+            return Ok(Check::Stale(look));
+        }
+        // The records say nothing changed where the stamps did not (a
+        // clean listing failed the merge), or there are no stamps: the
+        // stamps table is rewritten under the lock, once.
+        if clean || !db.has_index_stamps() {
+            let look = Look {
+                known,
+                scan,
+                restamp: true,
+            };
+            return Ok(Check::Stale(look));
+        }
+        SyncReport {
+            files: scan.files.len(),
+            problems: std::mem::take(&mut scan.problems),
+            ..Default::default()
+        }
+    };
+    drop((db, span));
+    let span = crate::timing::span("index open");
     let Ok(index) = SearchIndex::open(root) else {
         return Ok(Check::Unknown);
     };
+    drop(span);
+    let _span = crate::timing::span("leftovers");
     // What a killed update left goes before anything else is written.
     if !index.leftovers().unwrap_or_default().is_empty() {
-        return Ok(Check::Stale(Look { known, scan }));
+        return Ok(Check::Unknown);
     }
-    let report = SyncReport {
-        files: scan.files.len(),
-        problems: std::mem::take(&mut scan.problems),
-        ..Default::default()
-    };
     Ok(Check::Fresh(Box::new((index, report))))
+}
+
+/// True when `files` (in path order) are exactly the files the index
+/// recorded, each with the size and change stamp recorded: a merge of two
+/// sorted lists. Anything else (a file added, gone, touched, a record that
+/// does not decode, records in another order) says false, and the full
+/// comparison decides.
+fn recorded_as(db: &StoreReader, files: &[Found]) -> bool {
+    let mut listed = files.iter();
+    let mut same = true;
+    let read = db.visit_index_stamps(|rel, stamp| {
+        same = listed
+            .next()
+            .is_some_and(|f| f.rel == rel && stamp == Some((f.size, f.mtime_ns)));
+        same
+    });
+    read.is_some() && same && listed.next().is_none()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::index::IndexedFile;
+
+    fn found(rel: &str, size: u64, mtime_ns: i128) -> Found {
+        Found {
+            rel: rel.into(),
+            size,
+            mtime_ns,
+        }
+    }
+
+    #[test]
+    fn the_merge_says_same_only_for_exactly_the_recorded_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = Store::open(dir.path()).unwrap();
+        let rec = |size, mtime_ns| {
+            Some(IndexedFile {
+                size,
+                mtime_ns,
+                hash: [0; 32],
+                keys: vec![[1; 16]],
+            })
+        };
+        let updates = vec![
+            ("memory/2026-01-02.md".to_string(), rec(10, 5)),
+            ("memory/daily/2026-01-02.md".to_string(), rec(20, 6)),
+        ];
+        store.save_index_files(&updates, "v").unwrap();
+        drop(store);
+        let db = Store::open_read_only(dir.path()).unwrap();
+        let same = |files: &[Found]| recorded_as(&db, files);
+        let a = || found("memory/2026-01-02.md", 10, 5);
+        let b = || found("memory/daily/2026-01-02.md", 20, 6);
+        assert!(same(&[a(), b()]));
+        assert!(!same(&[b(), a()]), "out of order");
+        assert!(!same(&[a()]), "a file gone");
+        assert!(
+            !same(&[a(), b(), found("memory/zz.md", 1, 1)]),
+            "a file added"
+        );
+        assert!(
+            !same(&[a(), found("memory/daily/2026-01-02.md", 20, 7)]),
+            "touched"
+        );
+        assert!(
+            !same(&[a(), found("memory/daily/2026-01-02.md", 21, 6)]),
+            "resized"
+        );
+        assert!(
+            !same(&[found("memory/2026-01-03.md", 10, 5), b()]),
+            "renamed"
+        );
+    }
 }

@@ -121,6 +121,10 @@ impl Serialize for RebuildReason {
 pub(super) struct Look {
     pub known: HashMap<String, IndexedFile>,
     pub scan: scan::Scan,
+    /// Nothing changed, but the store's stamps table disagrees with its
+    /// records (missing, or another hipo updated the records alone): the
+    /// sync rewrites it, so the next search takes the quick check.
+    pub restamp: bool,
 }
 
 /// Brings the index under `root` up to date with the Markdown and returns
@@ -176,15 +180,24 @@ fn sync_once(
             ));
         }
     }
-    let Look { known, mut scan } = match look {
+    let Look {
+        known,
+        mut scan,
+        restamp,
+    } = match look {
         Some(look) if report.rebuilt.is_none() => look,
         _ => {
             let known = match report.rebuilt {
                 Some(_) => HashMap::new(),
                 None => store.index_files()?,
             };
-            let scan = scan_against(root, &known, config)?;
-            Look { known, scan }
+            let listing = scan::Listing::walk(root, &config.search.extra_globs)?;
+            let scan = scan_against(root, &known, listing);
+            Look {
+                known,
+                scan,
+                restamp: false,
+            }
         }
     };
     report.files = scan.files.len();
@@ -193,6 +206,9 @@ fn sync_once(
     if changed.is_empty() && scan.removed.is_empty() {
         if report.rebuilt.is_some() || !updates.is_empty() {
             store.save_index_files(&updates, &version())?;
+        }
+        if restamp {
+            store.restamp_index_files()?;
         }
         return Ok((index, report));
     }
@@ -421,12 +437,13 @@ fn finish(index: &SearchIndex, mut writer: IndexWriter) -> Result<()> {
     index.reader.reload().map_err(Error::index("reloading"))
 }
 
-/// Stats every searchable file against what the index recorded.
+/// Compares a listing of the searchable files with what the index
+/// recorded.
 pub(super) fn scan_against(
     root: &Path,
     known: &HashMap<String, IndexedFile>,
-    config: &Config,
-) -> Result<scan::Scan> {
+    listing: scan::Listing,
+) -> scan::Scan {
     let records: HashMap<String, FileRecord> = known
         .iter()
         .map(|(k, v)| {
@@ -438,7 +455,7 @@ pub(super) fn scan_against(
             (k.clone(), rec)
         })
         .collect();
-    scan::scan_with_globs(root, &records, &config.search.extra_globs)
+    listing.scan(root, &records)
 }
 
 /// Keeps the segment count at most [`MAX_SEGMENTS`] by merging the small

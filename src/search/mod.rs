@@ -154,11 +154,17 @@ pub struct Place {
 
 /// Runs `query` (parsed) against `index`, reading snippets from `root`.
 pub fn search(index: &SearchIndex, root: &Path, q: &Query, opts: &Options) -> Result<Vec<Hit>> {
+    let _all = crate::timing::span("search");
     let f = index.fields;
+    let span = crate::timing::span("searcher + build");
     let searcher = index.searcher();
     let built = build::build(&searcher, &f, q)?;
+    drop(span);
+    let span = crate::timing::span("columns + rule");
     let cols = columns(&searcher)?;
     let rule = SectionRule::new(&searcher, &cols, &built)?;
+    drop(span);
+    let span = crate::timing::span("collect");
     let (groups, evidence) = match &opts.nearest {
         Some(near) if built.scored && near.mode != vectors::Mode::Lexical => {
             vectors::rank(&searcher, &f, &cols, &built, &rule, opts.limit, near)?
@@ -168,6 +174,8 @@ pub fn search(index: &SearchIndex, root: &Path, q: &Query, opts: &Options) -> Re
             Default::default(),
         ),
     };
+    drop(span);
+    let span = crate::timing::span("chance level + marker");
     let ctx = HitContext {
         searcher: &searcher,
         fields: &f,
@@ -186,6 +194,8 @@ pub fn search(index: &SearchIndex, root: &Path, q: &Query, opts: &Options) -> Re
         },
         opts,
     };
+    drop(span);
+    let _span = crate::timing::span("hits");
     let mut hits = Vec::new();
     for g in groups {
         if opts.min_score.is_some_and(|min| g.score < min) {
