@@ -1,11 +1,12 @@
 //! The real agent clients, headless against a fake model endpoint on
-//! 127.0.0.1 (`../shared/tools/agent-clients/`): after `hipo init
-//! --platform …` the client runs hipo's real hooks, and its request log
-//! and transcript show what reached the model and what was captured.
+//! 127.0.0.1 (`tests/fakes/`): after `hipo init --platform …` the client
+//! runs hipo's real hooks, and its request log and transcript show what
+//! reached the model and what was captured.
 //!
 //! Skipped, with a message, when the clients are not installed: set
-//! `HIPO_AGENT_CLIENTS` to the directory given to the tools' `setup.sh`
-//! (default `/work/agents`).
+//! `HIPO_AGENT_CLIENTS` to the directory given to
+//! `tests/fakes/install-clients.sh` (`.ci/run` does; default
+//! `/work/agents`).
 
 mod common;
 use common::Project;
@@ -13,8 +14,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// The fake model servers and helper scripts, in the repository.
 fn tools() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/tools/agent-clients")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fakes")
 }
 
 /// The client's binary, if installed.
@@ -23,13 +25,19 @@ fn client(name: &str) -> Option<PathBuf> {
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("/work/agents"));
     let bin = dir.join("node_modules/.bin").join(name);
-    let ok = bin.is_file() && tools().join("fake_anthropic.py").is_file();
-    if !ok {
+    if !bin.is_file() {
         eprintln!(
-            "skipped: {name} is not installed (run ../shared/tools/agent-clients/setup.sh DIR and set HIPO_AGENT_CLIENTS=DIR)"
+            "skipped: {name} is not installed (run tests/fakes/install-clients.sh DIR and set HIPO_AGENT_CLIENTS=DIR)"
         );
+        return None;
     }
-    ok.then_some(bin)
+    // The fake model servers are Python scripts.
+    let python = Command::new("python3").arg("--version").output();
+    if !python.is_ok_and(|o| o.status.success()) {
+        eprintln!("skipped: {name} needs python3 for the fake model server");
+        return None;
+    }
+    Some(bin)
 }
 
 /// A fake model server; killed on drop.
