@@ -40,6 +40,12 @@ fn client(name: &str) -> Option<PathBuf> {
     Some(bin)
 }
 
+/// How long to wait for something a client or a fake does in the
+/// background (a detached capture, a server's start): generous, as six
+/// clients start at once on a busy 2-core CI machine; it only bounds how
+/// long a failure takes to show.
+const PATIENCE: Duration = Duration::from_secs(60);
+
 /// A fake model server; killed on drop.
 struct Fake {
     child: Child,
@@ -61,11 +67,11 @@ impl Fake {
             .spawn()
             .unwrap();
         let start = Instant::now();
-        while !port_file.exists() && start.elapsed() < Duration::from_secs(10) {
+        while !port_file.exists() && start.elapsed() < PATIENCE {
             std::thread::sleep(Duration::from_millis(50));
         }
         let port = std::fs::read_to_string(&port_file)
-            .unwrap()
+            .unwrap_or_else(|e| panic!("{script} wrote no port file: {e}"))
             .trim()
             .to_string();
         Fake { child, port, log }
@@ -112,6 +118,9 @@ fn claude_code(claude: &Path, p: &Project, home: &Path, fake: &Fake) -> Command 
             "ANTHROPIC_BASE_URL",
             format!("http://127.0.0.1:{}", fake.port),
         )
+        // No traffic but the fake's: no telemetry, error reports or
+        // update checks, which would wait on the network.
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
         .env("DISABLE_TELEMETRY", "1")
         .env("DISABLE_AUTOUPDATER", "1")
         // List MCP tools in the request instead of deferring them behind
@@ -204,7 +213,7 @@ fn claude_code_loads_memory_recalls_and_captures_each_message_once() {
     let wait_for = |what: &str| {
         // Stop runs in the background: give it a moment.
         let start = Instant::now();
-        while start.elapsed() < Duration::from_secs(20) {
+        while start.elapsed() < PATIENCE {
             if p.exists(&log_path) && p.read(&log_path).contains(what) {
                 return;
             }
@@ -405,7 +414,7 @@ fn opencode_config(p: &Project, port: &str) {
 /// Waits for `what` in `rel` (OpenCode's capture runs detached).
 fn wait_for(p: &Project, rel: &str, what: &str) {
     let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(20) {
+    while start.elapsed() < PATIENCE {
         if p.exists(rel) && p.read(rel).contains(what) {
             return;
         }
