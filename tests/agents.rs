@@ -1,11 +1,12 @@
 //! The real agent clients, headless against a fake model endpoint on
-//! 127.0.0.1 (`../shared/tools/agent-clients/`): after `hipo init
-//! --platform …` the client runs hipo's real hooks, and its request log
-//! and transcript show what reached the model and what was captured.
+//! 127.0.0.1 (`tests/fakes/`): after `hipo init --platform …` the client
+//! runs hipo's real hooks, and its request log and transcript show what
+//! reached the model and what was captured.
 //!
 //! Skipped, with a message, when the clients are not installed: set
-//! `HIPO_AGENT_CLIENTS` to the directory given to the tools' `setup.sh`
-//! (default `/work/agents`).
+//! `HIPO_AGENT_CLIENTS` to the directory given to
+//! `tests/fakes/install-clients.sh` (`.ci/run` does; default
+//! `/work/agents`).
 
 mod common;
 use common::Project;
@@ -13,8 +14,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// The fake model servers and helper scripts, in the repository.
 fn tools() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/tools/agent-clients")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fakes")
 }
 
 /// The client's binary, if installed.
@@ -23,14 +25,26 @@ fn client(name: &str) -> Option<PathBuf> {
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("/work/agents"));
     let bin = dir.join("node_modules/.bin").join(name);
-    let ok = bin.is_file() && tools().join("fake_anthropic.py").is_file();
-    if !ok {
+    if !bin.is_file() {
         eprintln!(
-            "skipped: {name} is not installed (run ../shared/tools/agent-clients/setup.sh DIR and set HIPO_AGENT_CLIENTS=DIR)"
+            "skipped: {name} is not installed (run tests/fakes/install-clients.sh DIR and set HIPO_AGENT_CLIENTS=DIR)"
         );
+        return None;
     }
-    ok.then_some(bin)
+    // The fake model servers are Python scripts.
+    let python = Command::new("python3").arg("--version").output();
+    if !python.is_ok_and(|o| o.status.success()) {
+        eprintln!("skipped: {name} needs python3 for the fake model server");
+        return None;
+    }
+    Some(bin)
 }
+
+/// How long to wait for something a client or a fake does in the
+/// background (a detached capture, a server's start): generous, as six
+/// clients start at once on a busy 2-core CI machine; it only bounds how
+/// long a failure takes to show.
+const PATIENCE: Duration = Duration::from_secs(60);
 
 /// A fake model server; killed on drop.
 struct Fake {
@@ -53,11 +67,11 @@ impl Fake {
             .spawn()
             .unwrap();
         let start = Instant::now();
-        while !port_file.exists() && start.elapsed() < Duration::from_secs(10) {
+        while !port_file.exists() && start.elapsed() < PATIENCE {
             std::thread::sleep(Duration::from_millis(50));
         }
         let port = std::fs::read_to_string(&port_file)
-            .unwrap()
+            .unwrap_or_else(|e| panic!("{script} wrote no port file: {e}"))
             .trim()
             .to_string();
         Fake { child, port, log }
@@ -104,6 +118,9 @@ fn claude_code(claude: &Path, p: &Project, home: &Path, fake: &Fake) -> Command 
             "ANTHROPIC_BASE_URL",
             format!("http://127.0.0.1:{}", fake.port),
         )
+        // No traffic but the fake's: no telemetry, error reports or
+        // update checks, which would wait on the network.
+        .env("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")
         .env("DISABLE_TELEMETRY", "1")
         .env("DISABLE_AUTOUPDATER", "1")
         // List MCP tools in the request instead of deferring them behind
@@ -196,7 +213,7 @@ fn claude_code_loads_memory_recalls_and_captures_each_message_once() {
     let wait_for = |what: &str| {
         // Stop runs in the background: give it a moment.
         let start = Instant::now();
-        while start.elapsed() < Duration::from_secs(20) {
+        while start.elapsed() < PATIENCE {
             if p.exists(&log_path) && p.read(&log_path).contains(what) {
                 return;
             }
@@ -397,7 +414,7 @@ fn opencode_config(p: &Project, port: &str) {
 /// Waits for `what` in `rel` (OpenCode's capture runs detached).
 fn wait_for(p: &Project, rel: &str, what: &str) {
     let start = Instant::now();
-    while start.elapsed() < Duration::from_secs(20) {
+    while start.elapsed() < PATIENCE {
         if p.exists(rel) && p.read(rel).contains(what) {
             return;
         }
