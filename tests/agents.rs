@@ -9,7 +9,7 @@
 //! `/work/agents`).
 
 mod common;
-use common::Project;
+use common::{Project, Succeeds};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -294,19 +294,13 @@ fn codex_loads_memory_recalls_and_captures_each_message_once() {
     std::fs::write(codex_home.join("config.toml"), config).unwrap();
     assert!(!doctor(&p).contains("not reviewed"), "{}", doctor(&p));
     let run = |args: &[&str]| {
-        let out = codex_exec(&codex, &root, &work.path().join("home"), &codex_home)
+        codex_exec(&codex, &root, &work.path().join("home"), &codex_home)
             .args([
                 "--skip-git-repo-check",
                 "--dangerously-bypass-approvals-and-sandbox",
             ])
             .args(args)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+            .succeeds();
     };
     run(&["when did we cut over to postgres 16?\nFAKE_TOOL: echo tool-ran\nFAKE_USAGE: 50000"]);
     let requests = fake.requests();
@@ -549,20 +543,14 @@ fn claude_code_lists_hipos_mcp_tools_after_init() {
     let home = work.path().join("home");
     std::fs::create_dir(&home).unwrap();
     let fake = Fake::start("fake_anthropic.py", work.path());
-    let out = claude_code(&claude, &p, &home, &fake)
+    claude_code(&claude, &p, &home, &fake)
         .args([
             "-p",
             "what did we decide about postgres?",
             "--output-format",
             "json",
         ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .succeeds();
     assert_tools_listed(
         &fake.requests(),
         &["mcp__hipo__search", "mcp__hipo__timeline"],
@@ -593,7 +581,7 @@ fn codex_lists_hipos_mcp_tools_after_init() {
         ),
     )
     .unwrap();
-    let out = codex_exec(&codex, &root, &work.path().join("home"), &codex_home)
+    codex_exec(&codex, &root, &work.path().join("home"), &codex_home)
         // --strict-config: an unknown key hipo wrote would fail here
         // instead of being ignored.
         .args([
@@ -602,13 +590,7 @@ fn codex_lists_hipos_mcp_tools_after_init() {
             "--dangerously-bypass-approvals-and-sandbox",
             "what did we decide about postgres?",
         ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+        .succeeds();
     // Codex sends a server's tools as one namespace tool.
     assert_tools_listed(
         &fake.requests(),

@@ -5,8 +5,8 @@
 
 mod common;
 
-use common::Project;
 use common::fake_ollama::{FakeOllama, Mode, closed_port_url};
+use common::{Project, Succeeds};
 
 /// A day of three entries no query word of the tests shares with the one
 /// it means: only vectors connect "automobile" to the sedan.
@@ -225,13 +225,7 @@ fn unchanged_passages_are_reused_and_stale_rows_dropped() {
             .hipo()
             .env("OLLAMA_HOST", &server.url)
             .args(["--json", "index", "--embed-model", "fake"])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+            .succeeds();
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         v["vectors"].clone()
     };

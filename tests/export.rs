@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::Project;
+use common::{Project, Succeeds};
 use serde_json::Value;
 
 const TODAY: &str = "2027-01-21";
@@ -11,17 +11,7 @@ const TODAY: &str = "2027-01-21";
 /// Runs `hipo export --ndjson EXTRA…`, which must succeed, and parses
 /// every line (each must be one JSON object).
 fn export(p: &Project, extra: &[&str]) -> Vec<serde_json::Map<String, Value>> {
-    let out = p
-        .hipo()
-        .args(["export", "--ndjson"])
-        .args(extra)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = p.hipo().args(["export", "--ndjson"]).args(extra).succeeds();
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.ends_with('\n'));
     text.lines()

@@ -7,6 +7,34 @@ pub mod fake_ollama;
 pub mod props;
 use std::path::{Path, PathBuf};
 
+/// Runs a command that must succeed: a failure shows its stdout and stderr.
+pub trait Succeeds {
+    fn succeeds(&mut self) -> std::process::Output;
+}
+
+impl Succeeds for std::process::Command {
+    fn succeeds(&mut self) -> std::process::Output {
+        succeeded(self.output().unwrap())
+    }
+}
+
+impl Succeeds for assert_cmd::Command {
+    fn succeeds(&mut self) -> std::process::Output {
+        succeeded(self.output().unwrap())
+    }
+}
+
+fn succeeded(out: std::process::Output) -> std::process::Output {
+    assert!(
+        out.status.success(),
+        "failed ({}): {}{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// Runs `cmd` with `input` on its stdin and collects its output, as a
 /// hook is run by an agent platform.
 pub fn run_with_stdin(cmd: &mut std::process::Command, input: &str) -> std::process::Output {

@@ -16,12 +16,9 @@ Usage: fake_anthropic.py --port-file FILE --log REQUESTS.jsonl
 Listens on a free port and writes it to FILE (atomically, once listening). Appends each request
 to the log as one JSON line {"method", "path", "body"}, body parsed as JSON when it is JSON.
 """
-import argparse, json, os, re, threading, uuid
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import json, uuid
 
-REPLY = "FAKE-REPLY ok"
-TOOL_RE = re.compile(r"FAKE_TOOL:[ \t]*(.+)")
-USAGE_RE = re.compile(r"FAKE_USAGE:[ \t]*(\d+)")
+from fakehttp import REPLY, TOOL_RE, USAGE_RE, Handler as Base, serve
 
 
 def newest_prompt(body):
@@ -41,35 +38,11 @@ def newest_prompt(body):
     return prompt, tool_after
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, *a):
-        pass
-
-    def send_json(self, obj):
-        b = json.dumps(obj).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(b)))
-        self.end_headers()
-        self.wfile.write(b)
-
-    def do_GET(self):
-        self.server.log("GET", self.path, None)
-        self.send_json({})
-
-    def do_POST(self):
-        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-        try:
-            body = json.loads(raw)
-        except ValueError:
-            body = raw.decode("utf-8", "replace")
-        self.server.log("POST", self.path, body)
-        path = self.path.split("?")[0].rstrip("/")
+class Handler(Base):
+    def post(self, path, body):
         if path.endswith("/count_tokens"):
             return self.send_json({"input_tokens": 10})
-        if not path.endswith("/messages") or not isinstance(body, dict):
+        if not path.endswith("/messages"):
             return self.send_json({})
         self.answer(body)
 
@@ -90,11 +63,7 @@ class Handler(BaseHTTPRequestHandler):
                          "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}}
         if not b.get("stream"):
             return self.send_json(dict(msg, content=[block]))
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Connection", "close")
-        self.end_headers()
-        self.close_connection = True
+        self.start_sse()
 
         def event(kind, data):
             self.wfile.write(f"event: {kind}\ndata: {json.dumps(dict(type=kind, **data))}\n\n".encode())
@@ -114,31 +83,5 @@ class Handler(BaseHTTPRequestHandler):
         event("message_stop", {})
 
 
-class Server(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def __init__(self, log_path):
-        super().__init__(("127.0.0.1", 0), Handler)
-        self.lock = threading.Lock()
-        self.log_file = open(log_path, "a", encoding="utf-8")
-
-    def log(self, method, path, body):
-        with self.lock:
-            self.log_file.write(json.dumps({"method": method, "path": path, "body": body}) + "\n")
-            self.log_file.flush()
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--port-file", required=True)
-    ap.add_argument("--log", required=True)
-    args = ap.parse_args()
-    srv = Server(args.log)
-    with open(args.port_file + ".tmp", "w") as f:
-        f.write(str(srv.server_address[1]))
-    os.replace(args.port_file + ".tmp", args.port_file)
-    srv.serve_forever()
-
-
 if __name__ == "__main__":
-    main()
+    serve(Handler)

@@ -19,12 +19,9 @@ Usage: fake_openai.py --port-file FILE --log REQUESTS.jsonl
 Listens on a free port and writes it to FILE (atomically, once listening). Appends each request
 to the log as one JSON line {"method", "path", "body"}, body parsed as JSON when it is JSON.
 """
-import argparse, json, os, re, threading, time, uuid
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import json, time, uuid
 
-REPLY = "FAKE-REPLY ok"
-TOOL_RE = re.compile(r"FAKE_TOOL:[ \t]*(.+)")
-USAGE_RE = re.compile(r"FAKE_USAGE:[ \t]*(\d+)")
+from fakehttp import REPLY, TOOL_RE, USAGE_RE, Handler as Base, serve
 
 
 def text_of(content):
@@ -55,50 +52,20 @@ def directives(items, is_tool_output, tool_names):
     return None, None, n_in
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, *a):
-        pass
-
-    def send_json(self, obj):
-        b = json.dumps(obj).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(b)))
-        self.end_headers()
-        self.wfile.write(b)
-
-    def start_sse(self):
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Connection", "close")
-        self.end_headers()
-        self.close_connection = True
-
+class Handler(Base):
     def sse(self, data, event=None):
         head = f"event: {event}\n" if event else ""
         data = data if isinstance(data, str) else json.dumps(data)
         self.wfile.write(f"{head}data: {data}\n\n".encode())
         self.wfile.flush()
 
-    def do_GET(self):
-        self.server.log("GET", self.path, None)
-        if self.path.split("?")[0].rstrip("/").endswith("/models"):
-            return self.send_json({"object": "list", "data": [
-                {"id": "fake-model", "object": "model", "created": 0, "owned_by": "fake"}]})
-        self.send_json({})
+    def get_json(self, path):
+        if path.endswith("/models"):
+            return {"object": "list", "data": [
+                {"id": "fake-model", "object": "model", "created": 0, "owned_by": "fake"}]}
+        return {}
 
-    def do_POST(self):
-        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-        try:
-            body = json.loads(raw)
-        except ValueError:
-            body = raw.decode("utf-8", "replace")
-        self.server.log("POST", self.path, body)
-        path = self.path.split("?")[0].rstrip("/")
-        if not isinstance(body, dict):
-            return self.send_json({})
+    def post(self, path, body):
         if path.endswith("/responses"):
             return self.answer_responses(body)
         if path.endswith("/chat/completions"):
@@ -187,31 +154,5 @@ class Handler(BaseHTTPRequestHandler):
         self.sse("[DONE]")
 
 
-class Server(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def __init__(self, log_path):
-        super().__init__(("127.0.0.1", 0), Handler)
-        self.lock = threading.Lock()
-        self.log_file = open(log_path, "a", encoding="utf-8")
-
-    def log(self, method, path, body):
-        with self.lock:
-            self.log_file.write(json.dumps({"method": method, "path": path, "body": body}) + "\n")
-            self.log_file.flush()
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--port-file", required=True)
-    ap.add_argument("--log", required=True)
-    args = ap.parse_args()
-    srv = Server(args.log)
-    with open(args.port_file + ".tmp", "w") as f:
-        f.write(str(srv.server_address[1]))
-    os.replace(args.port_file + ".tmp", args.port_file)
-    srv.serve_forever()
-
-
 if __name__ == "__main__":
-    main()
+    serve(Handler)
