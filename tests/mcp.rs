@@ -536,7 +536,7 @@ fn the_project_is_found_from_claude_project_dir_on_the_first_call() {
 }
 
 #[test]
-fn search_takes_a_mode_and_embeds_at_ollama_host() {
+fn search_and_recall_take_a_mode_and_embed_at_ollama_host() {
     let p = Project::empty();
     p.write(
         "memory/2026-03-02.md",
@@ -563,6 +563,22 @@ fn search_takes_a_mode_and_embeds_at_ollama_host() {
     let r = c.call("search", json!({"query": "x", "mode": "fuzzy"}));
     assert_eq!(r["error"]["code"], -32602, "{r}");
     assert!(r["error"]["message"].as_str().unwrap().contains("`mode`"));
+    // recall takes the same modes.
+    let said = |r: &Value| {
+        r["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let r = c.call("recall", json!({"request": "the canine", "mode": "vector"}));
+    assert!(said(&r).contains("Walks"), "{r}");
+    let r = c.call(
+        "recall",
+        json!({"request": "automobile", "mode": "lexical"}),
+    );
+    assert!(said(&r).contains("nothing in memory matches"), "{r}");
+    let r = c.call("recall", json!({"request": "automobile", "mode": "fuzzy"}));
+    assert_eq!(r["error"]["code"], -32602, "{r}");
     let (code, err) = c.close();
     assert_eq!(code, Some(0), "{err}");
 
@@ -572,5 +588,7 @@ fn search_takes_a_mode_and_embeds_at_ollama_host() {
     assert_eq!(r["error"]["code"], -32602, "{r}");
     let msg = r["error"]["message"].as_str().unwrap();
     assert!(msg.contains("`mode`") && msg.contains("embed"), "{msg}");
+    let r = c.call("recall", json!({"request": "car", "mode": "vector"}));
+    assert_eq!(r["error"]["code"], -32602, "{r}");
     c.close();
 }

@@ -261,7 +261,19 @@ impl Hipo {
         wait: Duration,
         progress: &dyn Progress,
     ) -> Result<(recall::Pack, Searcher)> {
-        let searcher = self.searcher(wait, progress)?;
+        self.recall_in(None, query, opts, wait, progress)
+    }
+
+    /// [`Hipo::recall`] in `mode` when given, else the configured one.
+    pub fn recall_in(
+        &self,
+        mode: Option<embed::Mode>,
+        query: &str,
+        opts: &recall::Options,
+        wait: Duration,
+        progress: &dyn Progress,
+    ) -> Result<(recall::Pack, Searcher)> {
+        let searcher = self.searcher_in(mode, wait, progress)?;
         let pack = recall::recall(&searcher, &self.root, query, opts)?;
         Ok((pack, searcher))
     }

@@ -138,14 +138,17 @@ pub struct SearchArgs {
     pub mode: Option<String>,
 }
 
+/// The ranking a `mode` argument asks for (`None`: the server's default).
+fn mode_of(mode: Option<&str>) -> Result<Option<crate::embed::Mode>, ErrorData> {
+    mode.filter(|m| !m.trim().is_empty())
+        .map(|m| m.parse().map_err(|e: String| invalid("mode", e)))
+        .transpose()
+}
+
 impl SearchArgs {
     /// The ranking asked for (`None`: the server's default).
     pub(super) fn mode(&self) -> Result<Option<crate::embed::Mode>, ErrorData> {
-        self.mode
-            .as_deref()
-            .filter(|m| !m.trim().is_empty())
-            .map(|m| m.parse().map_err(|e: String| invalid("mode", e)))
-            .transpose()
+        mode_of(self.mode.as_deref())
     }
 
     /// The query with the filters applied, or the argument that is wrong.
@@ -304,6 +307,18 @@ pub struct RecallArgs {
     /// Most tokens to return (default 1500, at least 100).
     #[serde(default, deserialize_with = "count")]
     pub budget: Option<usize>,
+    /// How to rank the passages: lexical, hybrid or vector, as for
+    /// `search`. Default: hybrid when the server has an embedding model,
+    /// else lexical.
+    #[serde(default)]
+    pub mode: Option<String>,
+}
+
+impl RecallArgs {
+    /// The ranking asked for (`None`: the server's default).
+    pub(super) fn mode(&self) -> Result<Option<crate::embed::Mode>, ErrorData> {
+        mode_of(self.mode.as_deref())
+    }
 }
 
 /// `checkpoint` arguments.

@@ -120,6 +120,7 @@ impl Server {
             return Err(invalid("request", "empty; say what you need to remember"));
         }
         query::parse(&args.request).map_err(|e| invalid("request", e))?;
+        let mode = args.mode()?;
         let budget = match args.budget {
             None => 1500,
             Some(b) if b >= 100 => b,
@@ -143,12 +144,21 @@ impl Server {
             today: chrono::Local::now().date_naive(),
         };
         let request = args.request.clone();
-        let found = blocking(move || hipo.recall(&request, &opts, wait, &NoProgress)).await?;
+        let found =
+            blocking(move || hipo.recall_in(mode, &request, &opts, wait, &NoProgress)).await?;
         let (pack, searcher) = match found {
             Ok(f) => f,
+            Err(Error::Usage(why)) if mode.is_some() => return Err(invalid("mode", why)),
             Err(e) => return Ok(failed(&e, wait)),
         };
-        let mut out = freshness(searcher.is_fresh(), searcher.warnings());
+        let mut warnings = searcher.warnings().to_vec();
+        warnings.extend(
+            searcher
+                .semantic_notes()
+                .into_iter()
+                .map(|why| format!("{why}; searching lexically")),
+        );
+        let mut out = freshness(searcher.is_fresh(), &warnings);
         let pack_text = render::recall(&pack);
         if pack_text.is_empty() {
             out.push_str("nothing in memory matches that request\n");
