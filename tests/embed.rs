@@ -131,6 +131,24 @@ fn a_missing_model_or_server_leaves_the_search_lexical() {
     assert!(err.contains("--embed-model"), "{err}");
 }
 
+/// The model behind a name replaced by one of other dimensions: with
+/// nothing new to embed, the search still says why vectors are off and
+/// answers lexically, rather than silently finding nothing by vector.
+#[test]
+fn a_model_of_other_dimensions_is_said_and_the_search_stays_lexical() {
+    let p = project();
+    let server = FakeOllama::start(Mode::Ok);
+    let (code, json, err) = search(&p, &server.url, &["--embed-model", "fake", "piano"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json["semantic"], true);
+    server.set_mode(Mode::WideEmbed);
+    let (code, json, err) = search(&p, &server.url, &["--embed-model", "fake", "piano"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(json["semantic"], false, "{json}");
+    assert_eq!(headings(&json), ["2026-03-02 › Lessons"]);
+    assert!(err.contains("delete .hipo/vectors"), "{err}");
+}
+
 #[test]
 fn an_interrupted_first_run_resumes_where_it_stopped() {
     let p = Project::empty();

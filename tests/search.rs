@@ -609,3 +609,42 @@ fn a_secret_in_a_heading_never_reaches_the_store() {
     let needle = b"abcdefghijklmnopqrstuvwx12";
     assert!(!bytes.windows(needle.len()).any(|w| w == needle));
 }
+
+/// A file that cannot be read (not UTF-8) has no record and no stamp, so
+/// it fails the quick unchanged-tree check every time; the full comparison
+/// then finds nothing changed, and a search must not rewrite the store
+/// (hooks search on every prompt).
+#[test]
+fn an_unreadable_file_does_not_make_every_search_write_the_store() {
+    let p = sample();
+    p.write(
+        "memory/2027-01-23.md",
+        b"# 2027-01-23\n\nok\n\xff\n".as_slice(),
+    );
+    // The file is named as a problem (exit 1), the others searched.
+    let found = |p: &Project| {
+        let out = p
+            .hipo()
+            .args(["--json", "search", "roadmap"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{out:?}");
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        !v["hits"].as_array().unwrap().is_empty()
+    };
+    assert!(found(&p));
+    found(&p);
+    let store = p.path().join(".hipo/store.redb");
+    let before = (
+        std::fs::read(&store).unwrap(),
+        std::fs::metadata(&store).unwrap().modified().unwrap(),
+    );
+    for _ in 0..2 {
+        assert!(found(&p));
+    }
+    let after = (
+        std::fs::read(&store).unwrap(),
+        std::fs::metadata(&store).unwrap().modified().unwrap(),
+    );
+    assert!(before == after, "the store was rewritten by a search");
+}

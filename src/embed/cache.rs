@@ -130,11 +130,11 @@ impl VectorCache {
             f16: None,
             i8: None,
         };
-        if cache.read_meta().is_none() {
-            // Another model's vectors (or none yet): start afresh. Removing
-            // (not truncating) keeps another process's mapping valid.
-            cache.clear()?;
-        }
+        // Another model's vectors (or none yet) read as an empty cache;
+        // they are removed only by a writer, under the lock, when it
+        // starts this model's rows ([`VectorCache::append`]): a reader
+        // removing them could cut the files under a writer still
+        // appending to them.
         cache.load()?;
         Ok(cache)
     }
@@ -192,12 +192,16 @@ impl VectorCache {
     /// Reads the current generation's rows and maps its vectors: the rows
     /// all three files hold whole, less a trailing section cut short.
     pub fn load(&mut self) -> Result<()> {
-        match self.load_once() {
-            // A compaction made another generation current (and removed
-            // this one's files) between reading the meta and the files.
+        let done = self.load_once();
+        // A compaction made another generation current (and removed this
+        // one's files) between reading the meta and the files: whether
+        // that failed or read as empty, the new generation is read.
+        let moved = |c: &Self| c.read_meta().is_some_and(|m| m.generation != c.generation);
+        match done {
             Err(_) if self.read_meta().map(|m| m.generation) != Some(self.generation) => {
                 self.load_once()
             }
+            Ok(()) if moved(self) => self.load_once(),
             done => done,
         }
     }
@@ -232,10 +236,15 @@ impl VectorCache {
             .map(decode)
             .collect();
         // A section whose last passage is missing was torn: cut it off.
+        // (Checked: a corrupt record must not wrap or underflow; it cuts
+        // the whole tail it claims, or everything.)
         if let Some(last) = self.records.last().copied()
-            && last.piece + 1 != last.count
+            && u32::from(last.piece) + 1 != u32::from(last.count)
         {
-            let keep = self.records.len() - usize::from(last.piece) - 1;
+            let keep = self
+                .records
+                .len()
+                .saturating_sub(usize::from(last.piece) + 1);
             self.records.truncate(keep);
         }
         self.index_records();
@@ -486,20 +495,39 @@ impl VectorCache {
             }
         }
         let dropped = self.records.len() - kept.len();
-        let old = names(self.generation);
         let generation = self.generation + 1;
         for (name, data) in names(generation).iter().zip([&halves, &bytes, &recs]) {
             crate::fsutil::write_atomic(&self.dir.join(name), data)?;
         }
         self.generation = generation;
         self.write_meta()?;
-        for name in old {
-            let _ = std::fs::remove_file(self.dir.join(name));
-        }
+        self.remove_other_generations();
         self.records = kept;
         self.index_records();
         self.remap()?;
         Ok(dropped)
+    }
+
+    /// Removes every generation's files but the current one: the one just
+    /// replaced, and any a compaction killed after its meta was written
+    /// left behind. A reader that mapped them keeps its mapping.
+    fn remove_other_generations(&self) {
+        let current = names(self.generation);
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let generational = name.starts_with("vectors.") || name.starts_with("rows.");
+            if generational && !current.contains(&name) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+
+    /// The vectors' dimension (0 for an empty cache).
+    pub fn dim(&self) -> usize {
+        self.dim
     }
 
     /// The `k` sections most similar to `query`, each scored by its best

@@ -10,7 +10,9 @@ use crate::error::{Error, Result};
 use crate::fsutil::ProjectLock;
 use crate::progress::Progress;
 use crate::scan::{Found, Listing};
+use crate::store::index::IndexedFile;
 use crate::store::{Store, StoreReader};
+use std::collections::HashMap;
 use std::path::Path;
 use std::time::Duration;
 
@@ -121,10 +123,9 @@ fn check(root: &Path, config: &Config) -> Result<Check> {
     drop(span);
     let listing = Listing::walk(root, &config.search.extra_globs)?;
     let span = crate::timing::span("store records + compare");
-    let (same, clean) = match listing.clean_files() {
-        Some(files) => (recorded_as(&db, files), true),
-        None => (false, false),
-    };
+    let same = listing
+        .clean_files()
+        .is_some_and(|files| recorded_as(&db, files));
     let report = if same {
         SyncReport {
             files: listing.len(),
@@ -143,10 +144,11 @@ fn check(root: &Path, config: &Config) -> Result<Check> {
             };
             return Ok(Check::Stale(look));
         }
-        // The records say nothing changed where the stamps did not (a
-        // clean listing failed the merge), or there are no stamps: the
-        // stamps table is rewritten under the lock, once.
-        if clean || !db.has_index_stamps() {
+        // The records say nothing changed: if the stamps disagree with
+        // them (another binary wrote the records alone) or are missing,
+        // they are rewritten under the lock, once. A file that cannot be
+        // read has neither, so it fails the merge but needs no restamp.
+        if !stamps_match(&db, &known) {
             let look = Look {
                 known,
                 scan,
@@ -179,6 +181,18 @@ fn check(root: &Path, config: &Config) -> Result<Check> {
 /// sorted lists. Anything else (a file added, gone, touched, a record that
 /// does not decode, records in another order) says false, and the full
 /// comparison decides.
+/// True when the stamps table holds exactly the records' stamps.
+fn stamps_match(db: &StoreReader, known: &HashMap<String, IndexedFile>) -> bool {
+    let mut seen = 0;
+    let read = db.visit_index_stamps(|rel, stamp| {
+        seen += 1;
+        known
+            .get(rel)
+            .is_some_and(|r| stamp == Some((r.size, r.mtime_ns)))
+    });
+    read.is_some() && seen == known.len()
+}
+
 fn recorded_as(db: &StoreReader, files: &[Found]) -> bool {
     let mut listed = files.iter();
     let mut same = true;

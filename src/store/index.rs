@@ -147,14 +147,6 @@ fn backfill(
 }
 
 impl StoreReader {
-    /// True when the stamps table exists (a store older than it has none
-    /// until [`Store::restamp_index_files`] or its next save).
-    pub(crate) fn has_index_stamps(&self) -> bool {
-        self.db
-            .begin_read()
-            .is_ok_and(|txn| txn.open_table(STAMPS).is_ok())
-    }
-
     /// Calls `each` with every file the index recorded, in path (byte)
     /// order, with its size and change stamp (`None` for a record that
     /// does not decode, which a sync re-indexes), until `each` returns
@@ -167,6 +159,12 @@ impl StoreReader {
         // No stamps table (a store older than it, not saved since): `None`,
         // and the full records decide.
         let table = txn.open_table(STAMPS).ok()?;
+        // A stamp for every record, or the full records decide: a binary
+        // older than the stamps clears and rebuilds the records alone.
+        let records = txn.open_table(FILES).ok()?;
+        if records.len().ok()? != table.len().ok()? {
+            return None;
+        }
         for item in table.iter().ok()? {
             let (k, v) = item.ok()?;
             let stamp = codec::decode::<Stamp>(v.value()).map(|s| (s.size, s.mtime_ns));
@@ -290,11 +288,6 @@ mod tests {
         txn.commit().unwrap();
         drop(store);
         assert!(stamps(dir.path()).is_none(), "no table: the records decide");
-        assert!(
-            !Store::open_read_only(dir.path())
-                .unwrap()
-                .has_index_stamps()
-        );
         let (store, _) = Store::open(dir.path()).unwrap();
         let updates = vec![
             ("memory/c.md".to_string(), Some(rec(3))),

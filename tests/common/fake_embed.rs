@@ -53,6 +53,20 @@ pub fn answer(req: &serde_json::Value) -> String {
     .to_string()
 }
 
+/// [`answer`] with every vector doubled in length: another model.
+pub fn answer_wide(req: &serde_json::Value) -> String {
+    let mut v: serde_json::Value = serde_json::from_str(&answer(req)).unwrap_or_default();
+    if let Some(all) = v["embeddings"].as_array_mut() {
+        for e in all {
+            if let Some(xs) = e.as_array_mut() {
+                let copy = xs.clone();
+                xs.extend(copy);
+            }
+        }
+    }
+    v.to_string()
+}
+
 /// Ollama's 404 for a model it does not have.
 pub fn not_found(req: &serde_json::Value) -> String {
     format!(

@@ -44,6 +44,9 @@ pub enum Mode {
     RefuseLongPrompts,
     /// The first N answers run into `num_predict` (`eval_count` equal to it).
     CutAnswers(usize),
+    /// Embeddings of twice the usual dimensions: the same model name
+    /// replaced by another model.
+    WideEmbed,
 }
 
 /// One request as received.
@@ -216,6 +219,7 @@ fn handle(mut stream: TcpStream, s: &Shared) {
                     std::thread::sleep(d);
                     (200, super::fake_embed::answer(&json))
                 }
+                Mode::WideEmbed => (200, super::fake_embed::answer_wide(&json)),
                 _ => (200, super::fake_embed::answer(&json)),
             }
         }
