@@ -34,6 +34,25 @@ fn run(p: &Project, args: &[&str], env: &[(&str, &str)]) -> Run {
     wait_measured(child)
 }
 
+/// `hipo checkpoint` of a project entry on 2026-01-09 with one field.
+fn checkpoint(p: &Project, field: &str, env: &[(&str, &str)]) -> Run {
+    run(
+        p,
+        &[
+            "checkpoint",
+            "--today",
+            "2026-01-09",
+            "--type",
+            "project",
+            "--topic",
+            "T",
+            "-f",
+            field,
+        ],
+        env,
+    )
+}
+
 /// Waits for `child` with `wait4`, which reports its own peak RSS (not
 /// that of every child this test process ever had).
 #[cfg(unix)]
@@ -432,21 +451,7 @@ fn a_read_only_memory_dir_fails_clearly_and_writes_nothing() {
         "{}",
         compact.stderr
     );
-    let checkpoint = run(
-        &p,
-        &[
-            "checkpoint",
-            "--today",
-            "2026-01-09",
-            "--type",
-            "project",
-            "--topic",
-            "T",
-            "-f",
-            "outcome=x",
-        ],
-        &[],
-    );
+    let checkpoint = checkpoint(&p, "outcome=x", &[]);
     assert_eq!(checkpoint.code, 2, "{}", checkpoint.stderr);
     assert!(
         checkpoint.stderr.contains("memory/"),
@@ -520,19 +525,9 @@ fn a_full_disk_fails_clearly_leaves_every_file_whole_and_the_next_run_converges(
     assert_eq!(p.snapshot(), clean.snapshot());
 
     let log = p.read("memory/2026-01-09.md");
-    let checkpoint = run(
+    let checkpoint = checkpoint(
         &p,
-        &[
-            "checkpoint",
-            "--today",
-            "2026-01-09",
-            "--type",
-            "project",
-            "--topic",
-            "T",
-            "-f",
-            "outcome=x",
-        ],
+        "outcome=x",
         &[("HIPO_FAILPOINT", "journal.append:1:error")],
     );
     assert_eq!(checkpoint.code, 2, "{}", checkpoint.stderr);
@@ -590,21 +585,7 @@ fn a_real_full_tmpfs_fails_clearly_and_an_append_never_lands_half() {
     }
     let log = p.read("memory/2026-01-09.md");
     let long = "x".repeat(20_000);
-    let checkpoint = run(
-        &p,
-        &[
-            "checkpoint",
-            "--today",
-            "2026-01-09",
-            "--type",
-            "project",
-            "--topic",
-            "T",
-            "-f",
-            &format!("outcome={long}"),
-        ],
-        &[],
-    );
+    let checkpoint = checkpoint(&p, &format!("outcome={long}"), &[]);
     assert_eq!(checkpoint.code, 2, "{}", checkpoint.stderr);
     assert_eq!(p.read("memory/2026-01-09.md"), log, "nothing half-appended");
     // Space freed: the next run converges to a clean one.

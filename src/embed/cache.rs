@@ -525,19 +525,24 @@ impl VectorCache {
         }
     }
 
-    /// The vectors' dimension (0 for an empty cache).
-    pub fn dim(&self) -> usize {
-        self.dim
-    }
-
     /// The `k` sections most similar to `query`, each scored by its best
-    /// passage (cosine), best first, ties by row order.
-    pub fn nearest(&self, query: &[f32], k: usize) -> Vec<(u64, f32)> {
+    /// passage (cosine), best first, ties by row order. A query of another
+    /// dimension than the rows (the model behind the name was replaced) is
+    /// an error: no cosine with them means anything.
+    pub fn nearest(&self, query: &[f32], k: usize) -> Result<Vec<(u64, f32)>> {
         let (Some(f16m), Some(i8m)) = (&self.f16, &self.i8) else {
-            return Vec::new();
+            return Ok(Vec::new());
         };
-        if query.len() != self.dim || k == 0 {
-            return Vec::new();
+        if query.len() != self.dim {
+            return Err(Error::Llm(format!(
+                "embedding model `{}` answered {} dimensions but .hipo/vectors holds {}; delete .hipo/vectors to embed again",
+                self.model,
+                query.len(),
+                self.dim
+            )));
+        }
+        if k == 0 {
+            return Ok(Vec::new());
         }
         let view = scan::View {
             dim: self.dim,
@@ -546,7 +551,7 @@ impl VectorCache {
             records: &self.records,
             groups: &self.groups,
         };
-        view.nearest(&normalized(query), k)
+        Ok(view.nearest(&normalized(query), k))
     }
 }
 

@@ -214,21 +214,16 @@ impl Semantic {
                 return Err(why);
             }
         };
-        // The model answers in another dimension than it did for the cache
-        // (replaced under the same name): no cosine is meaningful.
-        if cache.dim() != 0 && vector.len() != cache.dim() {
-            let why = format!(
-                "the embedding model answered {} dimensions but .hipo/vectors holds {}; delete .hipo/vectors to embed again",
-                vector.len(),
-                cache.dim()
-            );
-            *state = State::Off;
-            return Err(why);
+        match cache.nearest(&vector, NEAREST) {
+            Ok(sections) => Ok(Some(Nearest {
+                mode: self.mode,
+                sections,
+            })),
+            Err(e) => {
+                *state = State::Off;
+                Err(e.to_string())
+            }
         }
-        Ok(Some(Nearest {
-            mode: self.mode,
-            sections: cache.nearest(&vector, NEAREST),
-        }))
     }
 }
 

@@ -176,11 +176,6 @@ fn check(root: &Path, config: &Config) -> Result<Check> {
     Ok(Check::Fresh(Box::new((index, report))))
 }
 
-/// True when `files` (in path order) are exactly the files the index
-/// recorded, each with the size and change stamp recorded: a merge of two
-/// sorted lists. Anything else (a file added, gone, touched, a record that
-/// does not decode, records in another order) says false, and the full
-/// comparison decides.
 /// True when the stamps table holds exactly the records' stamps.
 fn stamps_match(db: &StoreReader, known: &HashMap<String, IndexedFile>) -> bool {
     let mut seen = 0;
@@ -193,6 +188,11 @@ fn stamps_match(db: &StoreReader, known: &HashMap<String, IndexedFile>) -> bool 
     read.is_some() && seen == known.len()
 }
 
+/// True when `files` (in path order) are exactly the files the index
+/// recorded, each with the size and change stamp recorded: a merge of two
+/// sorted lists. Anything else (a file added, gone, touched, a record that
+/// does not decode, records in another order) says false, and the full
+/// comparison decides.
 fn recorded_as(db: &StoreReader, files: &[Found]) -> bool {
     let mut listed = files.iter();
     let mut same = true;

@@ -48,15 +48,7 @@ impl Server {
             Err(e) => return Ok(failed(&e, wait)),
         };
         let fresh = found.searcher.is_fresh();
-        let mut warnings = found.searcher.warnings().to_vec();
-        // A configured embedding model that failed: the hits are lexical.
-        warnings.extend(
-            found
-                .searcher
-                .semantic_notes()
-                .into_iter()
-                .map(|why| format!("{why}; searching lexically")),
-        );
+        let warnings = warnings_of(&found.searcher);
         let mut out = freshness(fresh, &warnings);
         out.push_str(&render::hits(Style::PLAIN, &found.hits, None));
         let mut result = text(out);
@@ -151,13 +143,7 @@ impl Server {
             Err(Error::Usage(why)) if mode.is_some() => return Err(invalid("mode", why)),
             Err(e) => return Ok(failed(&e, wait)),
         };
-        let mut warnings = searcher.warnings().to_vec();
-        warnings.extend(
-            searcher
-                .semantic_notes()
-                .into_iter()
-                .map(|why| format!("{why}; searching lexically")),
-        );
+        let warnings = warnings_of(&searcher);
         let mut out = freshness(searcher.is_fresh(), &warnings);
         let pack_text = render::recall(&pack);
         if pack_text.is_empty() {
@@ -340,4 +326,17 @@ impl Server {
             Err(e) => failed(&e, self.lock_wait()),
         })
     }
+}
+
+/// What a searcher has to tell the agent: a stale index, and a configured
+/// embedding model that failed (the results are then lexical).
+fn warnings_of(searcher: &crate::facade::Searcher) -> Vec<String> {
+    let mut warnings = searcher.warnings().to_vec();
+    warnings.extend(
+        searcher
+            .semantic_notes()
+            .into_iter()
+            .map(|why| format!("{why}; searching lexically")),
+    );
+    warnings
 }

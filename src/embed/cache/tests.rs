@@ -36,7 +36,7 @@ fn a_section_scores_as_its_best_passage_and_survives_reopening() {
     drop(lock);
     let c = VectorCache::open(dir.path(), "m").unwrap();
     assert_eq!((c.len(), c.sections()), (4, 3));
-    let top = c.nearest(&v(0.1, 1.0), 2);
+    let top = c.nearest(&v(0.1, 1.0), 2).unwrap();
     assert_eq!(ids(&top), [2, 3]);
     assert!((top[0].1 - 0.995).abs() < 0.01, "{top:?}");
     // A passage's vector is found by its text, for another section.
@@ -65,7 +65,7 @@ fn another_model_drops_the_vectors_and_a_torn_batch_is_cut() {
     drop(lock);
     let c = VectorCache::open(dir.path(), "m").unwrap();
     assert_eq!(c.len(), 3);
-    assert_eq!(ids(&c.nearest(&v(0.0, 1.0), 1)), [2]);
+    assert_eq!(ids(&c.nearest(&v(0.0, 1.0), 1).unwrap()), [2]);
     let c = VectorCache::open(dir.path(), "other").unwrap();
     assert!(c.is_empty() && !c.contains(1));
 }
@@ -97,8 +97,8 @@ fn stale_rows_are_dropped_once_over_the_threshold() {
     assert!(files.iter().all(|f| !f.contains(".0.")), "{files:?}");
     let c = VectorCache::open(dir.path(), "m").unwrap();
     assert_eq!((c.len(), c.contains(1), c.contains(4)), (5, false, true));
-    assert_eq!(ids(&c.nearest(&v(8.0, 1.0), 1)), [8]);
+    assert_eq!(ids(&c.nearest(&v(8.0, 1.0), 1).unwrap()), [8]);
     // The old reader still answers from its mapping.
     assert_eq!(reader.len(), 8);
-    assert_eq!(ids(&reader.nearest(&v(1.0, 0.0), 8)).len(), 8);
+    assert_eq!(ids(&reader.nearest(&v(1.0, 0.0), 8).unwrap()).len(), 8);
 }
