@@ -327,7 +327,7 @@ impl Run<'_> {
 
 /// A passage's text fingerprint: what its vector is cached by (with the
 /// model, which owns the cache).
-pub fn text_fp(text: &str) -> u64 {
+fn text_fp(text: &str) -> u64 {
     let hash = blake3::hash(text.as_bytes());
     let mut b = [0u8; 8];
     b.copy_from_slice(&hash.as_bytes()[..8]);
