@@ -31,9 +31,21 @@ pub const DEFAULT_BUDGET: usize = 800;
 /// floor also holds on a young memory of forty sections, where raw scores
 /// are a third as large and the fixed floor let nothing through.
 pub const DEFAULT_FLOOR: f32 = 1.15;
-/// About what a passage with its label costs: results asked of search
-/// are the budget over this.
-const TOKENS_PER_PASSAGE: usize = 80;
+/// About what a brief passage with its label costs: results asked of
+/// search are the budget over this.
+const TOKENS_PER_PASSAGE: usize = 40;
+/// The first passage is shown at its snippet's full length
+/// ([`crate::search::SNIPPET_BYTES`]); the rest are cut to
+/// [`BRIEF_BYTES`], their best match and a little around it. An answer
+/// often ranks below the first few results, and a pointer to it
+/// (`path:line`, which `hipo get` opens) with the line that matched is
+/// worth more to the agent than more words of the results above it: on
+/// the MemAware dev questions 800 tokens of brief passages hold an answer
+/// for 0.313 of them, full ones for 0.267 (README, "Recall").
+const FULL_PASSAGES: usize = 1;
+/// What a brief passage keeps of its snippet, which starts a little
+/// before its first match.
+const BRIEF_BYTES: usize = 80;
 /// ROOT topics listed at most.
 const TOPICS_MAX: usize = 8;
 /// A project entry or a reference older than this many days gets a note.
@@ -91,7 +103,7 @@ pub fn recall(searcher: &Searcher, root: &Path, query: &str, opts: &Options) -> 
     };
     let hits = match search::query::parse(query).and_then(|q| {
         let o = search::Options {
-            limit: (opts.budget / TOKENS_PER_PASSAGE).clamp(3, 30),
+            limit: (opts.budget / TOKENS_PER_PASSAGE).clamp(3, 40),
             ..Default::default()
         };
         searcher.search(&q, &o)
@@ -125,7 +137,9 @@ pub fn recall(searcher: &Searcher, root: &Path, query: &str, opts: &Options) -> 
     // session often scores well below the first).
     // ROOT's Topics Index is given above, as topics.
     for h in hits.iter().filter(|h| h.path != crate::layout::ROOT_PATH) {
-        let Some(p) = passage(h, opts.today, opts.budget.saturating_sub(used)) else {
+        let room = opts.budget.saturating_sub(used);
+        let full = pack.passages.len() < FULL_PASSAGES;
+        let Some(p) = passage(h, opts.today, room, full) else {
             break;
         };
         used += estimate_tokens(&render::recall_passage(&p));
@@ -138,8 +152,9 @@ pub fn recall(searcher: &Searcher, root: &Path, query: &str, opts: &Options) -> 
 /// The passage of a hit: its snippet, the best lines around its best
 /// matches on one line ([`crate::search::SNIPPET_BYTES`]), so a pack holds
 /// several sessions' evidence rather than one session's; cut to `room`
-/// tokens (`None` when not even a useful part fits).
-fn passage(h: &Hit, today: NaiveDate, room: usize) -> Option<Passage> {
+/// tokens (`None` when not even a useful part fits), and to
+/// [`BRIEF_BYTES`] unless `full`.
+fn passage(h: &Hit, today: NaiveDate, room: usize, full: bool) -> Option<Passage> {
     let mut p = Passage {
         path: h.path.clone(),
         lines: [h.line, h.line],
@@ -152,7 +167,12 @@ fn passage(h: &Hit, today: NaiveDate, room: usize) -> Option<Passage> {
     };
     let bare = estimate_tokens(&render::recall_passage(&p));
     let budget = room.checked_sub(bare + 2).filter(|b| *b >= 16)?;
-    p.text.push(cut(h.snippet_text.trim(), budget * 4));
+    let bytes = if full {
+        budget * 4
+    } else {
+        BRIEF_BYTES.min(budget * 4)
+    };
+    p.text.push(cut(h.snippet_text.trim(), bytes));
     (estimate_tokens(&render::recall_passage(&p)) <= room).then_some(p)
 }
 

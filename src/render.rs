@@ -420,17 +420,24 @@ pub fn recall_topic(line: &str) -> String {
 /// One passage: its label, then its lines indented.
 pub fn recall_passage(p: &Passage) -> String {
     let mut label = vec![p.kind.as_str().to_string()];
-    if let Some(d) = &p.date {
+    // A raw log's heading starts with its date already.
+    if let Some(d) = p
+        .date
+        .as_ref()
+        .filter(|d| !p.heading.starts_with(d.as_str()))
+    {
         label.insert(0, d.clone());
     }
     if let Some(n) = &p.note {
         label.push(n.clone());
     }
+    let lines = match p.lines {
+        [a, b] if a == b => a.to_string(),
+        [a, b] => format!("{a}-{b}"),
+    };
     let mut out = format!(
-        "## {}:{}-{} {} ({})\n",
+        "## {}:{lines} {} ({})\n",
         p.path,
-        p.lines[0],
-        p.lines[1],
         p.heading,
         label.join(", ")
     );

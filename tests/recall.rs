@@ -48,7 +48,15 @@ fn a_pack_holds_topics_and_passages_within_its_budget() {
         passages.iter().all(|x| x["path"] != "memory/ROOT.md"),
         "{v}"
     );
-    // As text: a label with path:lines, date and type, then the lines.
+    // The first passage is shown whole; the rest briefly (their best
+    // match and a little around it), so the budget reaches more results.
+    assert!(passages.len() > 1, "{v}");
+    for x in &passages[1..] {
+        let text = x["text"][0].as_str().unwrap();
+        assert!(text.len() <= 80, "{text:?} is not brief");
+    }
+    // As text: a label with path:line, the heading (which starts with the
+    // date, not repeated) and the type, then the lines.
     let out = p
         .hipo()
         .args(["recall", "--floor", "0", "restart prod databases approval"])
@@ -56,7 +64,7 @@ fn a_pack_holds_topics_and_passages_within_its_budget() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("## memory/2026-12-18.md:10-10 ") && text.contains("feedback"),
+        text.contains("## memory/2026-12-18.md:10 2026-12-18 › Don't restart prod databases without asking (feedback)\n"),
         "{text}"
     );
 }
