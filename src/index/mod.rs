@@ -17,6 +17,7 @@ mod fresh;
 pub(crate) mod schema;
 pub mod sections;
 mod sync;
+mod write;
 
 use crate::error::{Error, Result};
 use serde::Serialize;

@@ -8,28 +8,18 @@
 //! delete of its key, so a sync interrupted between the two commits is
 //! simply redone.
 
-use super::documents::{Outcome, Prepared, hex, prepare};
+use super::write::{self, Changed, Update};
 use super::{SearchIndex, version};
 use crate::config::Config;
 use crate::error::{Error, Problem, Result};
-use crate::progress::{Event, Progress, Task};
-use crate::scan::{self, ScannedFile};
-use crate::store::index::{IndexedFile, Key};
+use crate::progress::Progress;
+use crate::scan;
+use crate::store::index::IndexedFile;
 use crate::store::{FileRecord, Store};
-use rayon::prelude::*;
 use serde::Serialize;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
-use tantivy::query::{BooleanQuery, Occur, TermQuery, TermSetQuery};
-use tantivy::schema::IndexRecordOption;
-use tantivy::{IndexWriter, Term};
-
-/// More segments than this after a sync merges all but the
-/// [`KEEP_SEGMENTS`] largest into one, so searches stay fast however many
-/// small updates came before, and a merge comes once in several appends.
-const MAX_SEGMENTS: usize = 8;
-const KEEP_SEGMENTS: usize = 3;
 
 /// What a sync did.
 #[derive(Debug, Default, Serialize)]
@@ -212,23 +202,18 @@ fn sync_once(
         }
         return Ok((index, report));
     }
-    let writer = index.writer(writer_threads(&changed))?;
-    let outcomes = index_changed(root, &index, &writer, &known, &changed, progress)?;
-    let mut apply = Apply {
-        index: &index,
-        writer: &writer,
-        known: &known,
-        report: &mut report,
-        updates: &mut updates,
-    };
-    apply.remove(&scan.removed);
-    for outcome in outcomes {
-        match outcome {
-            Ok(p) => apply.add(p)?,
-            Err(problem) => apply.report.problems.push(problem),
-        }
-    }
-    finish(&index, writer)?;
+    write::write(
+        &write::Sync {
+            root,
+            index: &index,
+            known: &known,
+            batch_bytes: write::BATCH_BYTES,
+        },
+        &changed,
+        &scan.removed,
+        (&mut report, &mut updates),
+        progress,
+    )?;
     store.save_index_files(&updates, &version())?;
     report.problems.sort_by(|a, b| a.path.cmp(&b.path));
     Ok((index, report))
@@ -257,7 +242,7 @@ fn rebuild_index(
 
 /// The record updates of files touched but not changed (same hash: only
 /// their stat moved), and the files to re-index.
-fn triage<'a>(
+pub(super) fn triage<'a>(
     scan: &'a scan::Scan,
     known: &HashMap<String, IndexedFile>,
 ) -> (Vec<Update>, Vec<Changed<'a>>) {
@@ -279,164 +264,6 @@ fn triage<'a>(
     (updates, changed)
 }
 
-/// Reads and cuts the changed files (in parallel when there are enough)
-/// and hands each new section's documents to the writer as soon as they
-/// are made, each add preceded by a delete of its key. Nothing of the
-/// corpus is kept: memory is a file per worker plus the writer's budget,
-/// whatever the history's size. What is left per file is its record.
-fn index_changed(
-    root: &Path,
-    index: &SearchIndex,
-    writer: &IndexWriter,
-    known: &HashMap<String, IndexedFile>,
-    changed: &[Changed],
-    progress: &dyn Progress,
-) -> Result<Vec<Outcome>> {
-    progress.event(Event::Begin {
-        task: Task::Index,
-        total: changed.len(),
-    });
-    let empty = Vec::new();
-    let key_field = index.fields.key;
-    // What the index held before this sync: a new section's key is there
-    // only if an interrupted sync added it without its record.
-    let committed = index.searcher();
-    let index_one = |(rel, file): &(&String, &ScannedFile)| {
-        let old = known.get(*rel).map(|f| &f.keys).unwrap_or(&empty);
-        let mut sink = |key: Key, docs: Vec<tantivy::TantivyDocument>| {
-            // Deleting a key first keeps such a leftover from doubling.
-            // Only a key the index holds is deleted: tantivy applies each
-            // delete over the whole new segment at commit, so a delete per
-            // section made a big file's build quadratic (a 20 MB log: 12.6 s).
-            let term = Term::from_field_text(key_field, &hex(&key));
-            if committed
-                .doc_freq(&term)
-                .map_err(Error::index("looking up a section"))?
-                > 0
-            {
-                writer.delete_term(term);
-            }
-            for doc in docs {
-                writer
-                    .add_document(doc)
-                    .map_err(Error::index("adding a document"))?;
-            }
-            Ok(())
-        };
-        let outcome = prepare(root, rel, file, old, &index.fields, &mut sink);
-        progress.event(Event::Done);
-        outcome
-    };
-    // A few files are read in less time than starting a thread pool takes.
-    if changed.len() <= 4 {
-        changed.iter().map(index_one).collect()
-    } else {
-        changed.par_iter().map(index_one).collect()
-    }
-}
-
-/// Indexing threads: more than one only pays for a large batch.
-fn writer_threads(changed: &[Changed]) -> usize {
-    let bytes: u64 = changed.iter().map(|(_, f)| f.record.size).sum();
-    if bytes > 4 << 20 {
-        std::thread::available_parallelism().map_or(1, |n| n.get().min(4))
-    } else {
-        1
-    }
-}
-
-/// A file record to write (`None`: forget the file).
-type Update = (String, Option<IndexedFile>);
-
-/// A file whose text changed, as scanned.
-type Changed<'a> = (&'a String, &'a ScannedFile);
-
-/// The writes of one sync, and their account.
-struct Apply<'a> {
-    index: &'a SearchIndex,
-    writer: &'a IndexWriter,
-    known: &'a HashMap<String, IndexedFile>,
-    report: &'a mut SyncReport,
-    updates: &'a mut Vec<Update>,
-}
-
-impl Apply<'_> {
-    fn key_term(&self, k: &Key) -> Term {
-        Term::from_field_text(self.index.fields.key, &hex(k))
-    }
-
-    fn path_term(&self, rel: &str) -> Term {
-        Term::from_field_text(self.index.fields.path, rel)
-    }
-
-    /// Deletes every document of files gone from the tree.
-    fn remove(&mut self, removed: &[String]) {
-        for rel in removed {
-            self.writer.delete_term(self.path_term(rel));
-            if let Some(old) = self.known.get(rel) {
-                self.report.sections_removed += old.keys.len();
-                self.report.files_removed += 1;
-            }
-            self.updates.push((rel.clone(), None));
-        }
-    }
-
-    /// Deletes what the index holds of a file that is not one of its
-    /// sections now, whether or not the store remembered it (a sync cut
-    /// short after tantivy's commit leaves no ghosts behind), and accounts
-    /// for its new sections, already added by [`index_changed`]. The new
-    /// documents' keys are all kept out of the delete, so issuing it after
-    /// their adds removes none of them.
-    fn add(&mut self, p: Prepared) -> Result<()> {
-        let mut stale: Vec<(Occur, Box<dyn tantivy::query::Query>)> = vec![(
-            Occur::Must,
-            Box::new(TermQuery::new(
-                self.path_term(&p.rel),
-                IndexRecordOption::Basic,
-            )),
-        )];
-        // One set query, not a clause per key: tantivy applies a delete
-        // when it commits, seeking every document of the file through the
-        // exclusion, and a union of one scorer per section made that
-        // quadratic in a big file (a 20 MB log: 10 s of its 12).
-        stale.push((
-            Occur::MustNot,
-            Box::new(TermSetQuery::new(
-                p.record.keys.iter().map(|k| self.key_term(k)),
-            )),
-        ));
-        self.writer
-            .delete_query(Box::new(BooleanQuery::new(stale)))
-            .map_err(Error::index("deleting old sections"))?;
-        let new: HashSet<&Key> = p.record.keys.iter().collect();
-        if let Some(old) = self.known.get(&p.rel) {
-            self.report.sections_removed += old.keys.iter().filter(|k| !new.contains(k)).count();
-        }
-        self.report.sections_added += p.added;
-        self.report.files_indexed += 1;
-        self.updates.push((p.rel, Some(p.record)));
-        Ok(())
-    }
-}
-
-/// Commits, merges small segments, deletes the files the merge replaced,
-/// and shows the result to the reader.
-fn finish(index: &SearchIndex, mut writer: IndexWriter) -> Result<()> {
-    crate::failpoint::hit("index.commit", &index.dir.display())
-        .map_err(|e| Error::io(&index.dir, e))?;
-    writer.commit().map_err(Error::index("committing"))?;
-    compact_segments(index, &mut writer)?;
-    // A merge leaves the segments it replaced on disk (a 10-year build:
-    // 46 files, 78 MB), which the next run would take for an interrupted
-    // update's and remove with a warning. Failing here loses nothing: the
-    // next run removes them.
-    let _ = writer.garbage_collect_files().wait();
-    writer
-        .wait_merging_threads()
-        .map_err(Error::index("finishing"))?;
-    index.reader.reload().map_err(Error::index("reloading"))
-}
-
 /// Compares a listing of the searchable files with what the index
 /// recorded.
 pub(super) fn scan_against(
@@ -456,36 +283,6 @@ pub(super) fn scan_against(
         })
         .collect();
     listing.scan(root, &records)
-}
-
-/// Keeps the segment count at most [`MAX_SEGMENTS`] by merging the small
-/// segments. Each sync adds one small segment, so a merge is small: the
-/// large segments of a full build are never rewritten by an append.
-fn compact_segments(index: &SearchIndex, writer: &mut IndexWriter) -> Result<()> {
-    let mut metas = index
-        .index
-        .searchable_segment_metas()
-        .map_err(Error::index("listing segments"))?;
-    // A segment a quarter deleted (nodes rewritten, sections re-indexed) is
-    // merged too, so deletions do not pile up in the large segments.
-    let heavy = |m: &tantivy::index::SegmentMeta| m.num_deleted_docs() * 4 > m.max_doc();
-    metas.sort_by_key(|m| m.num_docs());
-    let smallest = metas.len().saturating_sub(KEEP_SEGMENTS);
-    let too_many = metas.len() > MAX_SEGMENTS;
-    let merge: Vec<_> = metas
-        .iter()
-        .enumerate()
-        .filter(|(i, m)| (too_many && *i < smallest) || heavy(m))
-        .map(|(_, m)| m.id())
-        .collect();
-    if merge.is_empty() {
-        return Ok(());
-    }
-    writer
-        .merge(&merge)
-        .wait()
-        .map_err(Error::index("merging segments"))?;
-    Ok(())
 }
 
 /// Opens the index if it exists and was built by this version; `Err(why)`
