@@ -41,7 +41,7 @@ const TOKENS_PER_PASSAGE: usize = 40;
 /// (`path:line`, which `hipo get` opens) with the line that matched is
 /// worth more to the agent than more words of the results above it: on
 /// the MemAware dev questions 800 tokens of brief passages hold an answer
-/// for 0.313 of them, full ones for 0.267 (README, "Recall").
+/// for 0.320 of them, full ones for 0.267 (README, "Recall").
 const FULL_PASSAGES: usize = 1;
 /// What a brief passage keeps of its snippet, which starts a little
 /// before its first match.

@@ -417,14 +417,25 @@ pub fn recall_topic(line: &str) -> String {
     format!("{line}\n")
 }
 
-/// One passage: its label, then its lines indented.
+/// One passage: its label, then its lines indented. A pack repeats a
+/// label per passage, so it says each thing once: a heading's first part
+/// that is the file's name (a raw log's or a node's date) is left to the
+/// path, and the date is given only where neither says it.
 pub fn recall_passage(p: &Passage) -> String {
+    let stem = std::path::Path::new(&p.path)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default();
+    let heading = p
+        .heading
+        .strip_prefix(stem)
+        .and_then(|h| h.strip_prefix(" › "))
+        .unwrap_or(&p.heading);
     let mut label = vec![p.kind.as_str().to_string()];
-    // A raw log's heading starts with its date already.
     if let Some(d) = p
         .date
         .as_ref()
-        .filter(|d| !p.heading.starts_with(d.as_str()))
+        .filter(|d| !p.path.contains(d.as_str()) && !heading.starts_with(d.as_str()))
     {
         label.insert(0, d.clone());
     }
@@ -435,12 +446,7 @@ pub fn recall_passage(p: &Passage) -> String {
         [a, b] if a == b => a.to_string(),
         [a, b] => format!("{a}-{b}"),
     };
-    let mut out = format!(
-        "## {}:{lines} {} ({})\n",
-        p.path,
-        p.heading,
-        label.join(", ")
-    );
+    let mut out = format!("## {}:{lines} {heading} ({})\n", p.path, label.join(", "));
     for l in &p.text {
         let _ = writeln!(out, "  {l}");
     }

@@ -55,8 +55,8 @@ fn a_pack_holds_topics_and_passages_within_its_budget() {
         let text = x["text"][0].as_str().unwrap();
         assert!(text.len() <= 80, "{text:?} is not brief");
     }
-    // As text: a label with path:line, the heading (which starts with the
-    // date, not repeated) and the type, then the lines.
+    // As text: a label with path:line, the heading (its date is the
+    // path's, not repeated) and the type, then the lines.
     let out = p
         .hipo()
         .args(["recall", "--floor", "0", "restart prod databases approval"])
@@ -64,7 +64,9 @@ fn a_pack_holds_topics_and_passages_within_its_budget() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("## memory/2026-12-18.md:10 2026-12-18 › Don't restart prod databases without asking (feedback)\n"),
+        text.contains(
+            "## memory/2026-12-18.md:10 Don't restart prod databases without asking (feedback)\n"
+        ),
         "{text}"
     );
 }
