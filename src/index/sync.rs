@@ -206,6 +206,7 @@ fn sync_once(
         &write::Sync {
             root,
             index: &index,
+            store,
             known: &known,
             batch_bytes: write::BATCH_BYTES,
         },

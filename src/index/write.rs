@@ -2,12 +2,13 @@
 //! in batches, each committed whole; the files gone and the stale
 //! sections of changed files deleted; small segments merged at the end.
 
-use super::SearchIndex;
 use super::documents::{Outcome, Prepared, hex, prepare};
 use super::sync::SyncReport;
+use super::{SearchIndex, version};
 use crate::error::{Error, Result};
 use crate::progress::{Event, Progress, Task};
 use crate::scan::ScannedFile;
+use crate::store::Store;
 use crate::store::index::{IndexedFile, Key};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
@@ -31,9 +32,11 @@ const KEEP_SEGMENTS: usize = 3;
 /// queued stays bounded whatever the history's size (a single larger
 /// file is a batch of its own). 16 MiB: 32 kept a 10-year build's
 /// resident memory a third higher, 8 made it slower. Each batch is
-/// whole: its files' new sections added and their stale ones deleted, so
-/// a build cut short after a batch's commit keeps what it committed and
-/// the next sync redoes the rest (the files have no record yet).
+/// whole: its files' new sections added and their stale ones deleted,
+/// then committed, then its files' records saved, synced: a build cut
+/// short keeps every batch it finished, and the next sync goes on from
+/// there (a first build of ten years' history takes 15 s, longer than a
+/// hook may run; each try now gets further instead of starting over).
 pub(super) const BATCH_BYTES: u64 = 16 << 20;
 
 /// A file record to write (`None`: forget the file).
@@ -46,6 +49,8 @@ pub(super) type Changed<'a> = (&'a String, &'a ScannedFile);
 pub(super) struct Sync<'a> {
     pub root: &'a Path,
     pub index: &'a SearchIndex,
+    /// Where each finished batch's records go.
+    pub store: &'a Store,
     pub known: &'a HashMap<String, IndexedFile>,
     /// [`BATCH_BYTES`], but for tests.
     pub batch_bytes: u64,
@@ -53,7 +58,8 @@ pub(super) struct Sync<'a> {
 
 /// Deletes the files gone, indexes the changed ones batch by batch
 /// ([`BATCH_BYTES`]), and commits; each file indexed or removed is
-/// accounted for in the report and gets its record update.
+/// accounted for in the report and gets its record update, saved with its
+/// batch but for the last batch's, left in `updates` for the caller.
 pub(super) fn write(
     s: &Sync,
     changed: &[Changed],
@@ -91,6 +97,10 @@ pub(super) fn write(
         }
         if batches.peek().is_some() {
             commit(s.index, &mut writer)?;
+            // tantivy first: a kill between the two commits only makes the
+            // next sync index this batch's files again.
+            s.store.checkpoint_index_files(apply.updates, &version())?;
+            apply.updates.clear();
             give_back_freed_memory();
         }
     }
@@ -337,23 +347,8 @@ mod tests {
         }
     }
 
-    /// Indexes the tree from scratch in batches of `limit` bytes; the
-    /// index's documents by key, and the report.
-    fn build(root: &Path, limit: u64) -> (Vec<String>, SyncReport) {
-        let index = SearchIndex::create(root).unwrap();
-        let known = HashMap::new();
-        let scan = scan_against(root, &known, Listing::walk(root, &[]).unwrap());
-        let (mut updates, changed) = triage(&scan, &known);
-        let mut report = SyncReport::default();
-        let s = Sync {
-            root,
-            index: &index,
-            known: &known,
-            batch_bytes: limit,
-        };
-        let progress = NoProgress;
-        write(&s, &changed, &[], (&mut report, &mut updates), &progress).unwrap();
-        assert_eq!(updates.len(), changed.len(), "every file gets its record");
+    /// The keys of every document the index holds, sorted.
+    fn keys(index: &SearchIndex) -> Vec<String> {
         use tantivy::schema::Value;
         let searcher = index.searcher();
         let all = tantivy::collector::DocSetCollector;
@@ -367,22 +362,85 @@ mod tests {
             })
             .collect();
         keys.sort();
-        (keys, report)
+        keys
     }
 
-    /// Many commits (a batch per file) index exactly what one does.
+    /// Starts a first build of the tree in batches of `limit` bytes and
+    /// writes its first `files` files, as a build killed before its last
+    /// records were saved would have: the index, the report and the
+    /// records left unsaved.
+    fn build(
+        root: &Path,
+        store: &Store,
+        limit: u64,
+        files: usize,
+    ) -> (SearchIndex, SyncReport, usize) {
+        let index = SearchIndex::create(root).unwrap();
+        let known = HashMap::new();
+        let scan = scan_against(root, &known, Listing::walk(root, &[]).unwrap());
+        let (mut updates, changed) = triage(&scan, &known);
+        let mut report = SyncReport::default();
+        let s = Sync {
+            root,
+            index: &index,
+            store,
+            known: &known,
+            batch_bytes: limit,
+        };
+        let changed = &changed[..files.min(changed.len())];
+        write(&s, changed, &[], (&mut report, &mut updates), &NoProgress).unwrap();
+        (index, report, updates.len())
+    }
+
+    /// Many commits (a batch per file) index exactly what one does, and
+    /// each finished batch's records are saved as it commits.
     #[test]
     fn a_build_in_batches_indexes_what_one_commit_does() {
         let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
         tree(a.path(), 9);
         tree(b.path(), 9);
-        let (one, r1) = build(a.path(), BATCH_BYTES);
-        let (many, r9) = build(b.path(), 1);
-        assert_eq!(r1.sections_added, 18);
-        assert_eq!(r9.sections_added, 18);
+        let (sa, sb) = (
+            Store::open(a.path()).unwrap().0,
+            Store::open(b.path()).unwrap().0,
+        );
+        let (one, r1, left1) = build(a.path(), &sa, BATCH_BYTES, 9);
+        let (many, r9, left9) = build(b.path(), &sb, 1, 9);
+        assert_eq!((r1.sections_added, r9.sections_added), (18, 18));
         assert_eq!(r9.files_indexed, 9);
-        assert!(!one.is_empty());
-        assert_eq!(one, many);
+        assert!(!keys(&one).is_empty());
+        assert_eq!(keys(&one), keys(&many));
+        assert_eq!(
+            (left1, left9),
+            (9, 1),
+            "the last batch's records are the caller's"
+        );
+        assert_eq!(sa.index_files().unwrap().len(), 0);
+        assert_eq!(sb.index_files().unwrap().len(), 8);
+    }
+
+    /// A first build cut short after five of nine files (the fifth
+    /// committed, its record not saved) is not thrown away: the next sync
+    /// indexes the fifth again and the four never started, and the index
+    /// ends as a clean build's, nothing doubled.
+    #[test]
+    fn a_first_build_cut_short_goes_on_where_it_stopped() {
+        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        tree(a.path(), 9);
+        tree(b.path(), 9);
+        let (sa, sb) = (
+            Store::open(a.path()).unwrap().0,
+            Store::open(b.path()).unwrap().0,
+        );
+        let (clean, ..) = build(a.path(), &sa, BATCH_BYTES, 9);
+        let (cut, _, left) = build(b.path(), &sb, 1, 5);
+        assert_eq!(left, 1);
+        drop(cut);
+        let config = crate::config::Config::default();
+        let (index, report) =
+            crate::index::sync::sync(b.path(), &sb, &config, &NoProgress).unwrap();
+        assert!(report.rebuilt.is_none(), "{:?}", report.rebuilt);
+        assert_eq!(report.files_indexed, 5);
+        assert_eq!(keys(&index), keys(&clean));
     }
 
     /// Runs keep the files' order, hold at most the limit unless one file

@@ -78,11 +78,30 @@ impl Store {
         updates: &[(String, Option<IndexedFile>)],
         version: &str,
     ) -> Result<()> {
-        let mut txn = self.db.begin_write().map_err(|e| self.err(e))?;
         // Not synced here (the store syncs when it closes): records lost to
         // a crash only make the next sync redo work that is idempotent.
-        txn.set_durability(redb::Durability::None)
-            .map_err(|e| self.err(e))?;
+        self.write_index_files(updates, version, redb::Durability::None)
+    }
+
+    /// [`Store::save_index_files`], synced before it returns: the records
+    /// of a batch a long build committed, kept through a kill so that the
+    /// next sync goes on from there instead of building anew.
+    pub(crate) fn checkpoint_index_files(
+        &self,
+        updates: &[(String, Option<IndexedFile>)],
+        version: &str,
+    ) -> Result<()> {
+        self.write_index_files(updates, version, redb::Durability::Immediate)
+    }
+
+    fn write_index_files(
+        &self,
+        updates: &[(String, Option<IndexedFile>)],
+        version: &str,
+        durability: redb::Durability,
+    ) -> Result<()> {
+        let mut txn = self.db.begin_write().map_err(|e| self.err(e))?;
+        txn.set_durability(durability).map_err(|e| self.err(e))?;
         {
             let mut files = txn.open_table(FILES).map_err(|e| self.err(e))?;
             let mut stamps = txn.open_table(STAMPS).map_err(|e| self.err(e))?;
