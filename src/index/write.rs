@@ -347,6 +347,14 @@ mod tests {
         }
     }
 
+    /// A project of `days` raw logs and its store.
+    fn project(days: u32) -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        tree(dir.path(), days);
+        let store = Store::open(dir.path()).unwrap().0;
+        (dir, store)
+    }
+
     /// The keys of every document the index holds, sorted.
     fn keys(index: &SearchIndex) -> Vec<String> {
         use tantivy::schema::Value;
@@ -396,13 +404,7 @@ mod tests {
     /// each finished batch's records are saved as it commits.
     #[test]
     fn a_build_in_batches_indexes_what_one_commit_does() {
-        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-        tree(a.path(), 9);
-        tree(b.path(), 9);
-        let (sa, sb) = (
-            Store::open(a.path()).unwrap().0,
-            Store::open(b.path()).unwrap().0,
-        );
+        let [(a, sa), (b, sb)] = [0, 1].map(|_| project(9));
         let (one, r1, left1) = build(a.path(), &sa, BATCH_BYTES, 9);
         let (many, r9, left9) = build(b.path(), &sb, 1, 9);
         assert_eq!((r1.sections_added, r9.sections_added), (18, 18));
@@ -424,13 +426,7 @@ mod tests {
     /// ends as a clean build's, nothing doubled.
     #[test]
     fn a_first_build_cut_short_goes_on_where_it_stopped() {
-        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-        tree(a.path(), 9);
-        tree(b.path(), 9);
-        let (sa, sb) = (
-            Store::open(a.path()).unwrap().0,
-            Store::open(b.path()).unwrap().0,
-        );
+        let [(a, sa), (b, sb)] = [0, 1].map(|_| project(9));
         let (clean, ..) = build(a.path(), &sa, BATCH_BYTES, 9);
         let (cut, _, left) = build(b.path(), &sb, 1, 5);
         assert_eq!(left, 1);
