@@ -7,6 +7,10 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+mod fence;
+use fence::Fence;
+pub use fence::{HeadingScan, headings};
+
 /// The type tag of an entry heading; untagged entries are `project`.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default,
@@ -277,28 +281,6 @@ pub struct Entry {
     pub kind: EntryType,
 }
 
-/// The `#` and `##` headings of a text, outside fenced code blocks: the
-/// 0-based index of the line, the depth (1 or 2) and the heading's text.
-pub fn headings(text: &str) -> Vec<(usize, usize, &str)> {
-    let mut out = Vec::new();
-    let mut open: Option<Fence> = None;
-    for (i, line) in text.lines().enumerate() {
-        match (open, Fence::of(line)) {
-            (Some(f), Some(close)) if close.closes(f) => open = None,
-            (Some(_), _) => {}
-            (None, Some(f)) => open = Some(f),
-            (None, None) => {
-                if let Some(h) = line.strip_prefix("# ") {
-                    out.push((i, 1, h.trim()));
-                } else if let Some(h) = line.strip_prefix("## ") {
-                    out.push((i, 2, h.trim()));
-                }
-            }
-        }
-    }
-    out
-}
-
 /// A `## ` section of a text: its heading and what follows up to the next
 /// `## ` heading outside a fenced code block, or the end. The one section
 /// parser: ROOT's hand-written sections, MEMORY.md's `## Compaction Root`
@@ -347,45 +329,6 @@ pub fn sections(text: &str) -> Vec<Section<'_>> {
             body: &text[body..end],
         })
         .collect()
-}
-
-/// A code fence line, as CommonMark reads one: up to three spaces, then
-/// three or more backticks or tildes, then an info string (`python`).
-#[derive(Debug, Clone, Copy)]
-struct Fence {
-    marker: u8,
-    len: usize,
-    /// Nothing but whitespace after the marker: only such a line closes.
-    bare: bool,
-}
-
-impl Fence {
-    fn of(line: &str) -> Option<Fence> {
-        let rest = line.trim_start_matches(' ');
-        if line.len() - rest.len() > 3 {
-            return None;
-        }
-        let marker = *rest.as_bytes().first()?;
-        if marker != b'`' && marker != b'~' {
-            return None;
-        }
-        let len = rest.bytes().take_while(|b| *b == marker).count();
-        let info = &rest[len..];
-        // A backtick fence's info string cannot hold a backtick (that is
-        // inline code such as ```` ```a``` ````).
-        let valid = len >= 3 && !(marker == b'`' && info.contains('`'));
-        valid.then(|| Fence {
-            marker,
-            len,
-            bare: info.trim().is_empty(),
-        })
-    }
-
-    /// True if this line ends the block `open` began: the same character,
-    /// at least as long, and no info string.
-    fn closes(self, open: Fence) -> bool {
-        self.bare && self.marker == open.marker && self.len >= open.len
-    }
 }
 
 /// The `## ` headings of a body, outside fenced code blocks.

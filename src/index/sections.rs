@@ -67,39 +67,87 @@ struct Line<'a> {
     number: usize,
 }
 
-/// Cuts a whole file into sections. Frontmatter is not a section; a file
-/// whose frontmatter is malformed is cut as if it had none.
-pub fn split(text: &str) -> Vec<Section> {
+/// Cuts a whole file into sections, one at a time: only the lines of the
+/// section being cut are held (a 200 MB log's line table and sections,
+/// held whole, were 190 MB beside its text). Frontmatter is not a
+/// section; a file whose frontmatter is malformed is cut as if it had
+/// none.
+pub fn split(text: &str) -> Split<'_> {
     let (body_start, first_line) = match markdown::split_frontmatter(text) {
         Ok((Some(_), body, line)) => (text.len() - body.len(), line),
         // A byte order mark is not part of the first line's heading.
         _ => (text.len() - text.trim_start_matches('\u{feff}').len(), 1),
     };
-    let mut lines = Vec::new();
-    let mut offset = body_start;
-    for (i, l) in text[body_start..].split_inclusive('\n').enumerate() {
-        lines.push(Line {
-            text: l,
-            start: offset,
-            number: first_line + i,
-        });
-        offset += l.len();
+    Split {
+        lines: text[body_start..].split_inclusive('\n'),
+        offset: body_start,
+        number: first_line,
+        scan: markdown::HeadingScan::default(),
+        current: Vec::new(),
+        heading: None,
+        title: None,
+        done: false,
     }
+}
 
-    let mut sections = Vec::new();
-    let mut title: Option<String> = None;
-    let mut start = 0;
-    let mut heading: Option<(usize, String)> = None;
-    for (i, depth, text) in markdown::headings(&text[body_start..]) {
-        push_section(&mut sections, &lines[start..i], heading.take(), &title);
-        if depth == 1 {
-            title = Some(text.to_string());
+/// The sections of a file, in order: see [`split`].
+pub struct Split<'a> {
+    lines: std::str::SplitInclusive<'a, char>,
+    /// Byte offset and number of the next line.
+    offset: usize,
+    number: usize,
+    scan: markdown::HeadingScan,
+    /// The lines of the section being cut, its heading (depth and text)
+    /// and the `#` title it sits under.
+    current: Vec<Line<'a>>,
+    heading: Option<(usize, String)>,
+    title: Option<String>,
+    done: bool,
+}
+
+impl Iterator for Split<'_> {
+    type Item = Section;
+
+    fn next(&mut self) -> Option<Section> {
+        while !self.done {
+            let Some(text) = self.lines.next() else {
+                self.done = true;
+                return section(
+                    &std::mem::take(&mut self.current),
+                    self.heading.take(),
+                    &self.title,
+                );
+            };
+            let line = Line {
+                text,
+                start: self.offset,
+                number: self.number,
+            };
+            self.offset += text.len();
+            self.number += 1;
+            // As `str::lines` gives it to the heading scan.
+            let bare = text
+                .strip_suffix('\n')
+                .map_or(text, |t| t.strip_suffix('\r').unwrap_or(t));
+            let Some((depth, h)) = self.scan.line(bare) else {
+                self.current.push(line);
+                continue;
+            };
+            let lines = std::mem::replace(&mut self.current, vec![line]);
+            let done = section(
+                &lines,
+                self.heading.replace((depth, h.to_string())),
+                &self.title,
+            );
+            if depth == 1 {
+                self.title = Some(h.to_string());
+            }
+            if done.is_some() {
+                return done;
+            }
         }
-        heading = Some((depth, text.to_string()));
-        start = i;
+        None
     }
-    push_section(&mut sections, &lines[start..], heading, &title);
-    sections
 }
 
 /// `#` or `##` followed by a space: 1 or 2.
@@ -113,15 +161,14 @@ fn heading_depth(line: &str) -> Option<usize> {
     }
 }
 
-fn push_section(
-    out: &mut Vec<Section>,
+/// The section of `lines` under `heading` (none for text before the first
+/// heading), if it is one.
+fn section(
     lines: &[Line],
     heading: Option<(usize, String)>,
     title: &Option<String>,
-) {
-    let (Some(first), Some(last)) = (lines.first(), lines.last()) else {
-        return;
-    };
+) -> Option<Section> {
+    let (first, last) = (lines.first()?, lines.last()?);
     // A body is what follows the heading line (or everything, for preamble).
     let body = if heading.is_some() {
         &lines[1..]
@@ -132,7 +179,7 @@ fn push_section(
     let (depth, heading) = heading.unwrap_or((0, String::new()));
     // A `# title` with nothing under it is a file's name, not a passage.
     if !has_body && depth != 2 {
-        return;
+        return None;
     }
     let (heading, kind) = if depth == 2 {
         let (h, k) = markdown::split_type_tag(&heading);
@@ -150,14 +197,14 @@ fn push_section(
     let lines = &lines[..used.max(1)];
     let last = lines.last().unwrap_or(last);
     let user = user_lines(lines);
-    out.push(Section {
+    Some(Section {
         heading,
         title: if depth == 2 { title.clone() } else { None },
         kind,
         lines: (first.number, last.number),
         bytes: first.start..last.start + last.text.len(),
         windows: windows(lines, &user),
-    });
+    })
 }
 
 /// Cuts a section's lines into windows.
@@ -280,7 +327,7 @@ mod tests {
     #[test]
     fn cuts_at_headings_outside_fences() {
         let text = "---\ntype: daily\n---\n# 2026-03-15\n\n## Deploy [project]\nship it\n```\n## not a heading\n```\n\n## Terse [feedback]\n- rule: short\n\n\n";
-        let s = split(text);
+        let s: Vec<Section> = split(text).collect();
         assert_eq!(s.len(), 2, "{s:#?}");
         assert_eq!(s[0].heading, "Deploy");
         assert_eq!(s[0].title.as_deref(), Some("2026-03-15"));
@@ -296,7 +343,7 @@ mod tests {
 
     #[test]
     fn preamble_and_h1_with_body_are_sections() {
-        let s = split("intro line\n# Guide\nbody\n## Empty [user]\n");
+        let s: Vec<Section> = split("intro line\n# Guide\nbody\n## Empty [user]\n").collect();
         let headings: Vec<_> = s.iter().map(|s| s.heading.as_str()).collect();
         assert_eq!(headings, vec!["", "Guide", "Empty"]);
         assert_eq!(s[2].lines, (4, 4));
@@ -308,7 +355,7 @@ mod tests {
         for i in 0..100 {
             text.push_str(&format!("Assistant: line {i} {}\n", "word ".repeat(18)));
         }
-        let s = &split(&text)[0];
+        let s = &split(&text).collect::<Vec<_>>()[0];
         assert!(s.windows.len() > 3, "{}", s.windows.len());
         assert_eq!(s.windows[0].lines.0, 1);
         assert_eq!(s.windows.last().unwrap().lines.1, 101);
@@ -328,7 +375,7 @@ mod tests {
     #[test]
     fn user_turns_are_marked_with_continuations() {
         let text = "## S\nUser: I camped in Yosemite\nalone, in May\nAssistant: nice\n**User:** and Zion\n";
-        let s = &split(text)[0];
+        let s = &split(text).collect::<Vec<_>>()[0];
         assert_eq!(s.windows[0].user, vec![2, 3, 5]);
     }
 

@@ -21,7 +21,7 @@ proptest! {
 
     #[test]
     fn sections_are_ordered_consistent_and_cover_the_text(text in markdown_text()) {
-        let sections = split(&text);
+        let sections: Vec<Section> = split(&text).collect();
         let total = text.lines().count().max(1);
         let mut covered = vec![false; total + 2];
         let mut prev_end = 0;

@@ -121,7 +121,6 @@ fn by_path(root: &Path, rel: &str, line: Option<usize>, count: Option<usize>) ->
     let last = match (line, count) {
         (_, Some(c)) => (first + c.max(1) - 1).min(total),
         (Some(l), None) => sections::split(&text)
-            .iter()
             .find(|s| s.lines.0 <= l && l <= s.lines.1)
             .map_or(total, |s| s.lines.1),
         (None, None) => total,
