@@ -8,7 +8,6 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 mod fence;
-use fence::Fence;
 pub use fence::{HeadingScan, headings};
 
 /// The type tag of an entry heading; untagged entries are `project`.
@@ -302,19 +301,14 @@ pub struct Section<'a> {
 /// not a section.
 pub fn sections(text: &str) -> Vec<Section<'_>> {
     let mut heads: Vec<(usize, usize, &str)> = Vec::new(); // (start, body start, title)
-    let mut open: Option<Fence> = None;
+    let mut scan = HeadingScan::default();
     let mut at = 0;
     for line in text.split_inclusive('\n') {
         let bare = line.trim_end_matches(['\n', '\r']);
-        match (open, Fence::of(bare)) {
-            (Some(f), Some(close)) if close.closes(f) => open = None,
-            (Some(_), _) => {}
-            (None, Some(f)) => open = Some(f),
-            (None, None) => {
-                if let Some(title) = bare.strip_prefix("## ") {
-                    heads.push((at, at + line.len(), title));
-                }
-            }
+        if !scan.is_code(bare)
+            && let Some(title) = bare.strip_prefix("## ")
+        {
+            heads.push((at, at + line.len(), title));
         }
         at += line.len();
     }

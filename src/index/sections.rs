@@ -134,7 +134,7 @@ impl Iterator for Split<'_> {
                 continue;
             };
             let lines = std::mem::replace(&mut self.current, vec![line]);
-            let done = section(
+            let finished = section(
                 &lines,
                 self.heading.replace((depth, h.to_string())),
                 &self.title,
@@ -142,8 +142,8 @@ impl Iterator for Split<'_> {
             if depth == 1 {
                 self.title = Some(h.to_string());
             }
-            if done.is_some() {
-                return done;
+            if finished.is_some() {
+                return finished;
             }
         }
         None

@@ -76,8 +76,7 @@ pub(super) fn write(
     // only if an interrupted sync added it without its record.
     let committed = s.index.searcher();
     let mut apply = Apply {
-        index: s.index,
-        known: s.known,
+        sync: s,
         report,
         updates,
     };
@@ -197,26 +196,25 @@ fn writer_threads(changed: &[Changed]) -> usize {
 
 /// The writes of one sync, and their account.
 struct Apply<'a> {
-    index: &'a SearchIndex,
-    known: &'a HashMap<String, IndexedFile>,
+    sync: &'a Sync<'a>,
     report: &'a mut SyncReport,
     updates: &'a mut Vec<Update>,
 }
 
 impl Apply<'_> {
     fn key_term(&self, k: &Key) -> Term {
-        Term::from_field_text(self.index.fields.key, &hex(k))
+        Term::from_field_text(self.sync.index.fields.key, &hex(k))
     }
 
     fn path_term(&self, rel: &str) -> Term {
-        Term::from_field_text(self.index.fields.path, rel)
+        Term::from_field_text(self.sync.index.fields.path, rel)
     }
 
     /// Deletes every document of files gone from the tree.
     fn remove(&mut self, writer: &IndexWriter, removed: &[String]) {
         for rel in removed {
             writer.delete_term(self.path_term(rel));
-            if let Some(old) = self.known.get(rel) {
+            if let Some(old) = self.sync.known.get(rel) {
                 self.report.sections_removed += old.keys.len();
                 self.report.files_removed += 1;
             }
@@ -252,7 +250,7 @@ impl Apply<'_> {
             .delete_query(Box::new(BooleanQuery::new(stale)))
             .map_err(Error::index("deleting old sections"))?;
         let new: HashSet<&Key> = p.record.keys.iter().collect();
-        if let Some(old) = self.known.get(&p.rel) {
+        if let Some(old) = self.sync.known.get(&p.rel) {
             self.report.sections_removed += old.keys.iter().filter(|k| !new.contains(k)).count();
         }
         self.report.sections_added += p.added;

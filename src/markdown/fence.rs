@@ -22,31 +22,33 @@ impl HeadingScan {
     /// The depth and text of the heading `line` (without its line ending)
     /// is, if it is one; lines must come in order.
     pub fn line<'a>(&mut self, line: &'a str) -> Option<(usize, &'a str)> {
-        match (self.open, Fence::of(line)) {
-            (Some(f), Some(close)) if close.closes(f) => {
-                self.open = None;
-                None
-            }
-            (Some(_), _) => None,
-            (None, Some(f)) => {
-                self.open = Some(f);
-                None
-            }
-            (None, None) => {
-                if let Some(h) = line.strip_prefix("# ") {
-                    Some((1, h.trim()))
-                } else {
-                    line.strip_prefix("## ").map(|h| (2, h.trim()))
-                }
-            }
+        if self.is_code(line) {
+            return None;
         }
+        if let Some(h) = line.strip_prefix("# ") {
+            Some((1, h.trim()))
+        } else {
+            line.strip_prefix("## ").map(|h| (2, h.trim()))
+        }
+    }
+
+    /// True when `line` is code: a fence that opens or closes a block, or
+    /// a line inside one; lines must come in order.
+    pub fn is_code(&mut self, line: &str) -> bool {
+        match (self.open, Fence::of(line)) {
+            (Some(f), Some(close)) if close.closes(f) => self.open = None,
+            (Some(_), _) => {}
+            (None, Some(f)) => self.open = Some(f),
+            (None, None) => return false,
+        }
+        true
     }
 }
 
 /// A code fence line, as CommonMark reads one: up to three spaces, then
 /// three or more backticks or tildes, then an info string (`python`).
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Fence {
+struct Fence {
     marker: u8,
     len: usize,
     /// Nothing but whitespace after the marker: only such a line closes.
@@ -54,7 +56,7 @@ pub(super) struct Fence {
 }
 
 impl Fence {
-    pub(super) fn of(line: &str) -> Option<Fence> {
+    fn of(line: &str) -> Option<Fence> {
         let rest = line.trim_start_matches(' ');
         if line.len() - rest.len() > 3 {
             return None;
@@ -77,7 +79,7 @@ impl Fence {
 
     /// True if this line ends the block `open` began: the same character,
     /// at least as long, and no info string.
-    pub(super) fn closes(self, open: Fence) -> bool {
+    fn closes(self, open: Fence) -> bool {
         self.bare && self.marker == open.marker && self.len >= open.len
     }
 }
