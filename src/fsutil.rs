@@ -58,6 +58,73 @@ pub fn read_utf8(root: &Path, rel: &str) -> Result<String> {
     })
 }
 
+/// Why [`hash_utf8`] refused a file.
+#[derive(Debug)]
+pub enum Unreadable {
+    Io(std::io::Error),
+    /// Not UTF-8, from this line (1-based).
+    NotUtf8 {
+        line: usize,
+    },
+}
+
+/// The blake3 hash of a file that is all UTF-8, read a megabyte at a
+/// time: a 200 MB log is never held whole.
+pub fn hash_utf8(path: &Path) -> std::result::Result<[u8; 32], Unreadable> {
+    let mut file = File::open(path).map_err(Unreadable::Io)?;
+    let mut hasher = blake3::Hasher::new();
+    let mut utf8 = Utf8Lines::default();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = match std::io::Read::read(&mut file, &mut buf[utf8.carry..]) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Unreadable::Io(e)),
+        };
+        hasher.update(&buf[utf8.carry..utf8.carry + n]);
+        utf8.check(&mut buf, n)
+            .map_err(|line| Unreadable::NotUtf8 { line })?;
+        if n == 0 {
+            return Ok(*hasher.finalize().as_bytes());
+        }
+    }
+}
+
+/// UTF-8 checked a buffer at a time: a character cut by the buffer's end
+/// is carried to the front for the next read.
+#[derive(Default)]
+struct Utf8Lines {
+    /// Bytes at the front of the buffer still to be checked.
+    carry: usize,
+    /// Lines checked so far.
+    lines: usize,
+}
+
+impl Utf8Lines {
+    /// Checks the carried bytes and the `n` just read after them (0 at
+    /// the end); the number of the first bad line, if there is one.
+    fn check(&mut self, buf: &mut [u8], n: usize) -> std::result::Result<(), usize> {
+        let filled = self.carry + n;
+        let newlines = |b: &[u8]| b.iter().filter(|c| **c == b'\n').count();
+        match std::str::from_utf8(&buf[..filled]) {
+            Ok(_) => {
+                self.lines += newlines(&buf[..filled]);
+                self.carry = 0;
+                Ok(())
+            }
+            // Cut short by the buffer's end, not bad: unless it is the end.
+            Err(e) if e.error_len().is_none() && n > 0 => {
+                let valid = e.valid_up_to();
+                self.lines += newlines(&buf[..valid]);
+                buf.copy_within(valid..filled, 0);
+                self.carry = filled - valid;
+                Ok(())
+            }
+            Err(e) => Err(self.lines + newlines(&buf[..e.valid_up_to()]) + 1),
+        }
+    }
+}
+
 /// An exclusive lock on `.hipo/lock`, held for the life of the value.
 #[derive(Debug)]
 pub struct ProjectLock {
@@ -142,6 +209,36 @@ impl ProjectLock {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `bytes` checked as reads of `k` bytes would hand them over.
+    fn check_in_reads(bytes: &[u8], k: usize) -> std::result::Result<(), usize> {
+        let mut utf8 = Utf8Lines::default();
+        let mut buf = vec![0; k + 4];
+        let mut rest = bytes;
+        loop {
+            let n = rest.len().min(k);
+            buf[utf8.carry..utf8.carry + n].copy_from_slice(&rest[..n]);
+            rest = &rest[n..];
+            utf8.check(&mut buf, n)?;
+            if n == 0 {
+                return Ok(());
+            }
+        }
+    }
+
+    #[test]
+    fn utf8_is_checked_across_reads_and_a_bad_line_named() {
+        let text = "héllo wörld\n한국어 텍스트\n".repeat(3);
+        let lines = text.matches('\n').count();
+        let cut = "한".as_bytes()[..2].to_vec();
+        for k in 1..9 {
+            assert_eq!(check_in_reads(text.as_bytes(), k), Ok(()), "reads of {k}");
+            let bad = [text.as_bytes(), b"ok\n\xff\n"].concat();
+            assert_eq!(check_in_reads(&bad, k), Err(lines + 2), "reads of {k}");
+            let short = [text.as_bytes(), &cut].concat();
+            assert_eq!(check_in_reads(&short, k), Err(lines + 1), "reads of {k}");
+        }
+    }
 
     #[test]
     fn atomic_write_replaces() {

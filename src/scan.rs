@@ -294,24 +294,18 @@ fn scan_found(root: &Path, known: &HashMap<String, FileRecord>, walked: Walked) 
 
 /// Hashes a file, refusing invalid UTF-8 (named with its line).
 fn hash_file(root: &Path, rel: &str) -> std::result::Result<Hash, Problem> {
-    let bytes = std::fs::read(root.join(rel)).map_err(|e| Problem {
-        path: rel.to_string(),
-        line: None,
-        message: format!("cannot read: {e}; hipo skipped it"),
-    })?;
-    if let Err(e) = std::str::from_utf8(&bytes) {
-        let line = bytes[..e.valid_up_to()]
-            .iter()
-            .filter(|b| **b == b'\n')
-            .count()
-            + 1;
-        return Err(Problem {
+    crate::fsutil::hash_utf8(&root.join(rel)).map_err(|e| match e {
+        crate::fsutil::Unreadable::Io(e) => Problem {
+            path: rel.to_string(),
+            line: None,
+            message: format!("cannot read: {e}; hipo skipped it"),
+        },
+        crate::fsutil::Unreadable::NotUtf8 { line } => Problem {
             path: rel.to_string(),
             line: Some(line),
             message: "is not valid UTF-8; re-save it as UTF-8 (hipo skipped it)".into(),
-        });
-    }
-    Ok(*blake3::hash(&bytes).as_bytes())
+        },
+    })
 }
 
 /// Collects the files below `rel_dir` that `wanted` accepts, at most

@@ -648,3 +648,21 @@ fn an_unreadable_file_does_not_make_every_search_write_the_store() {
     );
     assert!(before == after, "the store was rewritten by a search");
 }
+
+/// A session is ranked by what its user opened it to ask: a question about
+/// a session's subject finds the session opened for it before a longer
+/// one that mentions the subject more often in passing.
+#[test]
+fn the_session_opened_for_a_subject_ranks_first() {
+    let p = Project::empty();
+    let filler = "Assistant: here are some general notes on the matter.\n".repeat(12);
+    let passing =
+        "Assistant: a kayak on the trip might help, pack a kayak bag for the kayak trip.\n";
+    let text = format!(
+        "# 2026-03-02\n\n## Session budget\nUser: I need a budget spreadsheet for the spring.\n{filler}{passing}{passing}{passing}\
+         User: and the kayak trip, plan it too\n{passing}{filler}\n## Session lake\nUser: Can you help me plan my kayak trip on Lake Tahoe?\n{filler}"
+    );
+    p.write("memory/2026-03-02.md", text);
+    let h = hits(&p, &["what did we plan for my kayak trip?", "-n", "2"]);
+    assert_eq!(h[0]["heading"], "2026-03-02 › Session lake", "{h:#?}");
+}

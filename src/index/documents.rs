@@ -4,10 +4,10 @@
 //! filters by, so a result needs no second look at the file to be placed.
 
 use super::Fields;
+use super::parts;
 use super::schema::{UNIT_SECTION, UNIT_WINDOW};
 use super::sections::{self, Section, Window};
 use crate::error::Problem;
-use crate::fsutil::read_utf8;
 use crate::layout::{DocLevel, NodeId, PathKind, day_number};
 use crate::markdown::{self, Status};
 use crate::redact::redact;
@@ -56,50 +56,53 @@ pub(super) fn prepare(
     fields: &Fields,
     sink: &mut Sink,
 ) -> crate::error::Result<Outcome> {
-    let text = match read_utf8(root, rel) {
-        Ok(text) => text,
-        Err(e) => {
-            return Ok(Err(Problem {
-                path: rel.to_string(),
-                line: None,
-                message: format!("{e}; not searchable until fixed"),
-            }));
-        }
+    let unreadable = |e: crate::error::Error| Problem {
+        path: rel.to_string(),
+        line: None,
+        message: format!("{e}; not searchable until fixed"),
     };
-    let meta = file_meta(file.kind, &text);
+    let parts = match parts::open(root, rel) {
+        Ok(parts) => parts,
+        Err(e) => return Ok(Err(unreadable(e))),
+    };
     let record = |keys| IndexedFile {
         size: file.record.size,
         mtime_ns: file.record.mtime_ns,
         hash: file.record.hash,
         keys,
     };
-    // A node still waiting for its summary holds only hipo's instructions.
-    if meta.status == Some(Status::NeedsSummarization) {
-        return Ok(Ok(Prepared {
-            rel: rel.to_string(),
-            record: record(Vec::new()),
-            added: 0,
-        }));
-    }
     let old: HashSet<&Key> = old.iter().collect();
+    let mut meta = None;
     let mut keys = Vec::new();
     let mut added = 0;
-    for section in sections::split(&text) {
-        let raw = &text[section.bytes.clone()];
-        let redacted = redact(raw);
-        let fp = sections::fingerprint(&redacted);
-        let key = section_key(rel, &meta, &section, fp);
-        keys.push(key);
-        if !old.contains(&key) {
-            let passage = Passage {
-                raw,
-                redacted: &redacted,
-                secret: matches!(redacted, std::borrow::Cow::Owned(_)),
-                fp,
-                key: &key,
-            };
-            sink(key, documents(rel, &meta, &section, &passage, fields))?;
-            added += 1;
+    for part in parts {
+        let part = match part {
+            Ok(part) => part,
+            Err(e) => return Ok(Err(unreadable(e))),
+        };
+        // The frontmatter is in the first part.
+        let meta = meta.get_or_insert_with(|| file_meta(file.kind, &part.text));
+        // A node still waiting for its summary holds only hipo's instructions.
+        if meta.status == Some(Status::NeedsSummarization) {
+            break;
+        }
+        for section in part.sections() {
+            let raw = part.slice(&section.bytes);
+            let redacted = redact(raw);
+            let fp = sections::fingerprint(&redacted);
+            let key = section_key(rel, meta, &section, fp);
+            keys.push(key);
+            if !old.contains(&key) {
+                let passage = Passage {
+                    raw,
+                    redacted: &redacted,
+                    secret: matches!(redacted, std::borrow::Cow::Owned(_)),
+                    fp,
+                    key: &key,
+                };
+                sink(key, documents(rel, meta, &section, &passage, fields))?;
+                added += 1;
+            }
         }
     }
     Ok(Ok(Prepared {
@@ -242,16 +245,26 @@ fn section_doc(d: &SectionDoc, f: &Fields) -> TantivyDocument {
         .collect();
     user.sort_unstable();
     user.dedup();
-    let user: String = user.iter().map(|&n| d.lines[n - s.lines.0]).collect();
+    let line = |&n: &usize| d.lines[n - s.lines.0];
+    let opening: String = first_run(&user).iter().map(line).collect();
+    let user: String = user.iter().map(line).collect();
     let mut doc = TantivyDocument::default();
     doc.add_text(f.unit, UNIT_SECTION);
     doc.add_text(f.sbody, d.lines.concat());
     if !user.is_empty() {
         doc.add_text(f.suser, &user);
+        doc.add_text(f.sopen, &opening);
     }
     shared_fields(&mut doc, d, f);
     doc.add_u64(f.win, 0);
     doc
+}
+
+/// The first run of consecutive line numbers in `sorted`: a section's
+/// first user turn, with its continuation lines.
+fn first_run(sorted: &[usize]) -> &[usize] {
+    let n = sorted.windows(2).take_while(|w| w[1] == w[0] + 1).count();
+    &sorted[..sorted.len().min(n + 1)]
 }
 
 /// The document of the `i`th window of a section.

@@ -14,6 +14,7 @@ pub(crate) mod analyzer;
 mod documents;
 mod export;
 mod fresh;
+mod parts;
 pub(crate) mod schema;
 pub mod sections;
 mod sync;
@@ -37,7 +38,7 @@ pub use sync::{RebuildReason, SyncReport, sync};
 /// What the index holds and how it is cut; bump with any change to the
 /// schema or to [`sections`]. Recorded with [`analyzer::ANALYZER_VERSION`]:
 /// a different pair rebuilds the index.
-pub(crate) const LAYOUT_VERSION: &str = "index-7";
+pub(crate) const LAYOUT_VERSION: &str = "index-8";
 
 /// The version string recorded in the store.
 pub(crate) fn version() -> String {

@@ -17,6 +17,7 @@ pub(crate) mod name {
     pub const USER: &str = "user";
     pub const SBODY: &str = "sbody";
     pub const SUSER: &str = "suser";
+    pub const SOPEN: &str = "sopen";
     pub const UNIT: &str = "unit";
     pub const PATH: &str = "path";
     pub const KEY: &str = "key";
@@ -54,6 +55,9 @@ pub(crate) struct Fields {
     pub sbody: Field,
     /// Every line of the section a user wrote (section documents only).
     pub suser: Field,
+    /// The section's first user turn: what a session was opened to ask
+    /// (section documents only).
+    pub sopen: Field,
     /// [`UNIT_SECTION`] or [`UNIT_WINDOW`]: what a document stands for.
     pub unit: Field,
     pub path: Field,
@@ -115,6 +119,7 @@ pub(crate) fn schema() -> Schema {
     b.add_text_field(name::USER, text(false));
     b.add_text_field(name::SBODY, text(false));
     b.add_text_field(name::SUSER, text(false));
+    b.add_text_field(name::SOPEN, text(false));
     b.add_text_field(name::UNIT, STRING);
     b.add_text_field(name::PATH, STRING | STORED);
     b.add_text_field(name::KEY, STRING | STORED);
@@ -162,6 +167,7 @@ impl Fields {
             user: f(name::USER)?,
             sbody: f(name::SBODY)?,
             suser: f(name::SUSER)?,
+            sopen: f(name::SOPEN)?,
             unit: f(name::UNIT)?,
             path: f(name::PATH)?,
             key: f(name::KEY)?,

@@ -90,6 +90,23 @@ pub fn split(text: &str) -> Split<'_> {
     }
 }
 
+/// Cuts a part of a file read in parts (`index::parts`): `text` begins at
+/// byte `offset` and line `line` of the file, at a heading (or, with no
+/// frontmatter to skip, the file's start), under the `#` title `title`.
+/// Sections are placed in the whole file, as [`split`] places them.
+pub fn split_part(text: &str, offset: usize, line: usize, title: Option<String>) -> Split<'_> {
+    Split {
+        lines: text.split_inclusive('\n'),
+        offset,
+        number: line,
+        scan: markdown::HeadingScan::default(),
+        current: Vec::new(),
+        heading: None,
+        title,
+        done: false,
+    }
+}
+
 /// The sections of a file, in order: see [`split`].
 pub struct Split<'a> {
     lines: std::str::SplitInclusive<'a, char>,
@@ -393,7 +410,7 @@ mod tests {
 
 #[cfg(test)]
 #[path = "../../tests/common/props.rs"]
-mod strategies;
+pub(super) mod strategies;
 
 #[cfg(test)]
 #[path = "sections_props.rs"]

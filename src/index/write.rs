@@ -91,7 +91,7 @@ pub(super) fn write(
         for outcome in index_changed(&ctx, batch, progress)? {
             match outcome {
                 Ok(p) => apply.add(&writer, p)?,
-                Err(problem) => apply.report.problems.push(problem),
+                Err(problem) => apply.fail(&writer, problem),
             }
         }
         if batches.peek().is_some() {
@@ -220,6 +220,19 @@ impl Apply<'_> {
             }
             self.updates.push((rel.clone(), None));
         }
+    }
+
+    /// A changed file that could not be read to its end (gone, or a line
+    /// that is not UTF-8 written since the scan): what the index holds of
+    /// it goes, with whatever its read added before it failed, and its
+    /// record too, so the next sync reads it again.
+    fn fail(&mut self, writer: &IndexWriter, problem: crate::error::Problem) {
+        writer.delete_term(self.path_term(&problem.path));
+        if let Some(old) = self.sync.known.get(&problem.path) {
+            self.report.sections_removed += old.keys.len();
+        }
+        self.updates.push((problem.path.clone(), None));
+        self.report.problems.push(problem);
     }
 
     /// Deletes what the index holds of a file that is not one of its

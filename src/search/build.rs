@@ -43,6 +43,8 @@ pub(super) struct Built {
     pub ranked: Vec<(String, tantivy::Score)>,
     /// Ranks the windows that pass the filters (scored queries only).
     pub windows: Option<Box<dyn TQuery>>,
+    /// Scores sections' opening turns (scored queries only).
+    pub opening: Option<Box<dyn TQuery>>,
 }
 
 fn term_query(field: tantivy::schema::Field, text: &str) -> Box<dyn TQuery> {
@@ -162,6 +164,8 @@ pub(super) fn build(searcher: &Searcher, f: &Fields, q: &Query) -> Result<Built>
             0.0,
         ),
     )];
+    let opening =
+        scored.then(|| any_of(ranked.iter().map(|(t, _)| term_query(f.sopen, t)).collect()));
     let passage = if scored {
         let weighted = |field: fn(&Fields, &str) -> Box<dyn TQuery>| {
             any_of(ranked.iter().map(|(t, _)| field(f, t)).collect())
@@ -198,6 +202,7 @@ pub(super) fn build(searcher: &Searcher, f: &Fields, q: &Query) -> Result<Built>
         passage,
         windows,
         ranked,
+        opening,
     })
 }
 

@@ -57,9 +57,12 @@ pub(super) fn section_of(cols: &[Columns], a: DocAddress) -> u64 {
 }
 
 /// Results that are copies of one passage.
+#[derive(Debug, Clone, Copy)]
 pub(super) struct Group {
     pub fp: u64,
     pub score: Score,
+    /// The score without the opening turn's prior ([`super::rank::Ranked`]).
+    pub evidence: Score,
     /// The section's ranking document .
     pub best: DocAddress,
     /// `best` is the section's best window (else its ranking document).
@@ -166,7 +169,12 @@ pub(super) fn collect(
                 )
                 .map_err(err)?
                 .into_iter()
-                .map(|(_, a)| (0.0, a, false))
+                .map(|(_, addr)| super::rank::Ranked {
+                    score: 0.0,
+                    evidence: 0.0,
+                    addr,
+                    window: false,
+                })
                 .collect();
             let more = top.len() == pool;
             (top, more)
@@ -177,7 +185,8 @@ pub(super) fn collect(
         // ones, and groups of equal score are ordered by that window.
         let mut groups: Vec<(Group, [u64; 4])> = Vec::new();
         let mut at: HashMap<u64, usize> = HashMap::new();
-        for &(score, addr, window) in &top {
+        for r in &top {
+            let (score, addr, window) = (r.score, r.addr, r.window);
             if !rule.passes(section_of(cols, addr)) {
                 continue;
             }
@@ -198,6 +207,7 @@ pub(super) fn collect(
                         Group {
                             fp,
                             score,
+                            evidence: r.evidence,
                             best: addr,
                             window,
                         },
@@ -214,7 +224,7 @@ pub(super) fn collect(
         // pool grows until it holds them all.
         let tie_at_the_cut = built.scored
             && groups.len() >= limit
-            && top.last().map(|(s, _, _)| *s) == Some(groups[limit - 1].0.score);
+            && top.last().map(|r| r.score) == Some(groups[limit - 1].0.score);
         if !more || (groups.len() >= limit && !tie_at_the_cut) {
             if built.scored {
                 cut_ties_by_path(searcher, fields, &mut groups, limit)?;
@@ -282,15 +292,7 @@ fn cut_ties_by_path(
         .iter()
         .map(|&i| {
             let (g, k) = &groups[lo + i];
-            (
-                Group {
-                    fp: g.fp,
-                    score: g.score,
-                    best: g.best,
-                    window: g.window,
-                },
-                *k,
-            )
+            (*g, *k)
         })
         .collect();
     for (slot, item) in groups[lo..hi].iter_mut().zip(tied) {

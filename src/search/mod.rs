@@ -271,7 +271,7 @@ impl HitContext<'_> {
             kind: doc.kind,
             status: doc.status,
             score: g.score,
-            relevance: g.score / self.unit,
+            relevance: g.evidence / self.unit,
             snippet: snip.marked,
             snippet_text: snip.text,
             highlights: snip.highlights,

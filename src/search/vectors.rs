@@ -139,7 +139,7 @@ pub(super) fn rank(
     // collect's order: score, then place.
     let mut lex_order = Vec::with_capacity(lexical.len());
     for g in lexical {
-        evidence.entry(g.fp).or_default().0 = Some(g.score);
+        evidence.entry(g.fp).or_default().0 = Some(g.evidence);
         lex_order.push(g.fp);
         by_fp.insert(g.fp, g);
     }
@@ -188,6 +188,7 @@ fn place(
         .map(|&(best, _)| Group {
             fp,
             score: 0.0,
+            evidence: 0.0,
             best,
             window: false,
         }))
