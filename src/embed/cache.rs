@@ -40,8 +40,10 @@ use std::path::{Path, PathBuf};
 pub const DIR: &str = "vectors";
 const META: &str = "meta.json";
 const LOCK: &str = "lock";
-/// Bumped when the files' layout changes: an old cache is dropped.
-const FORMAT: u32 = 2;
+/// Bumped when the files' layout changes, or what a section's passages
+/// are (`embed::text`): an old cache is dropped. 3: a session's opening
+/// turn is a passage of its own.
+const FORMAT: u32 = 3;
 /// Bytes of a row's record in `rows.G.bin`.
 pub const ROW_BYTES: usize = 24;
 /// Rows of sections the index no longer holds are dropped once they are

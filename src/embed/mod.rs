@@ -34,7 +34,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 /// Passages sent per `/api/embed` request (a section's passages go in
-/// one request, so a request may hold up to [`text::MAX_PIECES`] more):
+/// one request, so a request may hold up to [`text::MAX_PIECES`] + 1 more):
 /// one request's work is what an interruption can lose.
 pub const BATCH: usize = 32;
 /// Sections nearest the question kept for fusion.

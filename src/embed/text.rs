@@ -12,6 +12,11 @@
 //! cuts the rest (all-minilm: 256 tokens, about 1 KB of English), so one
 //! vector per section never saw a fact stated late in a long session. Each
 //! passage fits the window, and a section scores as its best passage.
+//!
+//! A session also gets one passage of its opening turn alone (its user's
+//! first request): it says what the session is about, which a question
+//! asked weeks later names, where the passages mix it with what followed.
+//! The lexical ranking weighs the same turn (`search::rank`).
 
 use crate::index::sections;
 
@@ -30,8 +35,31 @@ const HEADING_BYTES: usize = 160;
 /// Markdown, starting at its heading line), in order; at least one
 /// (the heading alone when the section has no other words).
 pub fn section_pieces(section: &str) -> Vec<String> {
-    let (heading, body) = section_lines(section);
+    let (heading, body, opening) = section_lines(section);
     let heading = cut(heading, HEADING_BYTES);
+    let mut pieces = body_pieces(&heading, body);
+    if let Some(first) = opening_piece(&heading, &opening)
+        && !pieces.contains(&first)
+    {
+        pieces.push(first);
+    }
+    pieces
+}
+
+/// The opening turn as a passage of its own: its first [`PIECE_BYTES`],
+/// cut as the body is (a long first turn gives the first body passage
+/// again, which is then not repeated).
+fn opening_piece(heading: &str, opening: &[String]) -> Option<String> {
+    if opening.is_empty() {
+        return None;
+    }
+    body_pieces(heading, opening.to_vec()).into_iter().next()
+}
+
+/// The heading and body lines in passages of at most [`PIECE_BYTES`], at
+/// most [`MAX_PIECES`] of them.
+fn body_pieces(heading: &str, body: Vec<String>) -> Vec<String> {
+    let heading = heading.to_string();
     let mut pieces: Vec<String> = Vec::new();
     let mut cur = heading.clone();
     let mut has_body = false;
@@ -53,11 +81,17 @@ pub fn section_pieces(section: &str) -> Vec<String> {
     pieces
 }
 
-/// The heading and the lines embedded: the user's, else the whole body.
-fn section_lines(section: &str) -> (String, Vec<String>) {
+/// The heading, the lines embedded (the user's, else the whole body) and
+/// the user's opening turn (empty when no one is quoted).
+fn section_lines(section: &str) -> (String, Vec<String>, Vec<String>) {
     let lines: Vec<&str> = section.lines().collect();
+    let text = |n: usize| -> Option<&str> {
+        let line = unlabelled(lines.get(n.checked_sub(1)?)?.trim());
+        (!line.is_empty() && !line.starts_with("<!-- hipo")).then_some(line)
+    };
     let mut heading = String::new();
     let mut out = Vec::new();
+    let mut opening = Vec::new();
     for s in sections::split(section) {
         if !s.heading.is_empty() && heading.is_empty() {
             heading = s.heading.clone();
@@ -74,19 +108,18 @@ fn section_lines(section: &str) -> (String, Vec<String>) {
         } else {
             let mut u = user;
             u.dedup();
+            if opening.is_empty() {
+                opening = sections::first_turn(&u)
+                    .iter()
+                    .filter_map(|&n| text(n))
+                    .map(str::to_string)
+                    .collect();
+            }
             Box::new(u.into_iter())
         };
-        for n in body {
-            let Some(line) = n.checked_sub(1).and_then(|i| lines.get(i)) else {
-                continue;
-            };
-            let line = unlabelled(line.trim());
-            if !line.is_empty() && !line.starts_with("<!-- hipo") {
-                out.push(line.to_string());
-            }
-        }
+        out.extend(body.filter_map(text).map(str::to_string));
     }
-    (heading, out)
+    (heading, out, opening)
 }
 
 /// `line` in parts of at most `max` bytes, cut at spaces where it can be.
@@ -150,7 +183,16 @@ mod tests {
         let s = "## Session s1\nSession Date: 2023-04-01\n\nUser: I want a water bottle.\nsteel if possible\nAssistant: Here are options:\n1. S'well\n**User:** thanks\n";
         assert_eq!(
             section_pieces(s),
-            ["Session s1\nI want a water bottle.\nsteel if possible\nthanks"]
+            [
+                "Session s1\nI want a water bottle.\nsteel if possible\nthanks",
+                // The opening turn alone.
+                "Session s1\nI want a water bottle.\nsteel if possible"
+            ]
+        );
+        // A session of one turn is one passage.
+        assert_eq!(
+            section_pieces("## S\nUser: just this\nAssistant: ok\n"),
+            ["S\njust this"]
         );
     }
 
@@ -190,6 +232,8 @@ mod tests {
         for i in 0..2000 {
             s.push_str(&format!("User: line {i} {}\n", "x".repeat(60)));
         }
+        // The opening turn (every line: no one answered) is the first
+        // passage again, so not repeated.
         assert_eq!(section_pieces(&s).len(), MAX_PIECES);
     }
 }

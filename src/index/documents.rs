@@ -246,7 +246,7 @@ fn section_doc(d: &SectionDoc, f: &Fields) -> TantivyDocument {
     user.sort_unstable();
     user.dedup();
     let line = |&n: &usize| d.lines[n - s.lines.0];
-    let opening: String = first_run(&user).iter().map(line).collect();
+    let opening: String = sections::first_turn(&user).iter().map(line).collect();
     let user: String = user.iter().map(line).collect();
     let mut doc = TantivyDocument::default();
     doc.add_text(f.unit, UNIT_SECTION);
@@ -258,13 +258,6 @@ fn section_doc(d: &SectionDoc, f: &Fields) -> TantivyDocument {
     shared_fields(&mut doc, d, f);
     doc.add_u64(f.win, 0);
     doc
-}
-
-/// The first run of consecutive line numbers in `sorted`: a section's
-/// first user turn, with its continuation lines.
-fn first_run(sorted: &[usize]) -> &[usize] {
-    let n = sorted.windows(2).take_while(|w| w[1] == w[0] + 1).count();
-    &sorted[..sorted.len().min(n + 1)]
 }
 
 /// The document of the `i`th window of a section.

@@ -224,6 +224,14 @@ fn section(
     })
 }
 
+/// The first turn of a section's user: the first run of consecutive
+/// numbers in `user` (its user's line numbers, in order), a turn with its
+/// continuation lines. What a session was opened to ask.
+pub fn first_turn(user: &[usize]) -> &[usize] {
+    let n = user.windows(2).take_while(|w| w[1] == w[0] + 1).count();
+    &user[..user.len().min(n + 1)]
+}
+
 /// Cuts a section's lines into windows.
 fn windows(lines: &[Line], user: &[bool]) -> Vec<Window> {
     let window = |from: usize, to: usize| -> Window {
