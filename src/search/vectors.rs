@@ -5,7 +5,7 @@
 use super::build::Built;
 use super::collect::{self, Columns, Group, SectionRule, copies, section_of, stored};
 use super::passages::Passages;
-use crate::embed::fusion::{RRF_K, rrf};
+use crate::embed::fusion::{RRF_K, VECTOR_WEIGHT, rrf};
 use crate::error::{Error, Result};
 use crate::index::schema::UNIT_SECTION;
 use crate::index::{Fields, SearchIndex};
@@ -149,7 +149,7 @@ pub(super) fn rank(
     }
     let fused = match near.mode {
         Mode::Vector => near.sections.clone(),
-        _ => rrf(&[&lex_order, &vec_order], RRF_K),
+        _ => rrf(&[(&lex_order, 1.0), (&vec_order, VECTOR_WEIGHT)], RRF_K),
     };
     // Only the candidates that reach the cut are placed in the index
     // (a query per section): a vector candidate the filters or the
