@@ -25,11 +25,11 @@ use std::path::{Path, PathBuf};
 pub const SCHEMA_VERSION: u32 = 3;
 
 /// Memory redb may keep of the store's pages (read cache and write buffer
-/// together). Its default, 1 GiB, kept every page a command read: a no-op
-/// compaction of ten years' history read the whole 8.7 MB store and held
-/// 12.7 MB of pages for nothing, since each record is read once. Past this
-/// many bytes pages are read from the file (the OS caches it) and writes
-/// are flushed as they go.
+/// together). Its default, 1 GiB, keeps every page a command reads, and a
+/// no-op compaction reads every record once (ten years' history: an
+/// 8.7 MB store; peak heap 14.9 → 13.7 MB with this bound, the rest being
+/// the records themselves). Past this many bytes pages are read from the
+/// file (the OS caches it) and writes are flushed as they go.
 const CACHE_BYTES: usize = 2 << 20;
 
 const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
