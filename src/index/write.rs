@@ -467,4 +467,50 @@ mod tests {
         let flat: Vec<_> = batches(&changed, size * 2).flatten().map(|c| c.0).collect();
         assert_eq!(flat, changed.iter().map(|c| c.0).collect::<Vec<_>>());
     }
+
+    /// A file that turns bad after the scan (a line that is not UTF-8
+    /// appended in between), read past its first part before the bad line
+    /// is met: what was handed to the writer goes again, with the file's
+    /// record, so nothing half-read stays searchable and the next sync
+    /// reads it again.
+    #[test]
+    fn a_file_bad_past_its_first_part_leaves_nothing_behind() {
+        let (dir, store) = project(2);
+        let root = dir.path();
+        let index = SearchIndex::create(root).unwrap();
+        let known = HashMap::new();
+        let scan = scan_against(root, &known, Listing::walk(root, &[]).unwrap());
+        let (mut updates, changed) = triage(&scan, &known);
+        let rel = changed[0].0.clone();
+        let mut bytes = std::fs::read(root.join(&rel)).unwrap();
+        let filler = format!("\n## More [project]\n- {}\n", "filler ".repeat(4000));
+        while bytes.len() < crate::index::parts::PART_BYTES + 1000 {
+            bytes.extend_from_slice(filler.as_bytes());
+        }
+        bytes.extend_from_slice(b"\n## Bad [project]\nnot \xff UTF-8\n");
+        std::fs::write(root.join(&rel), bytes).unwrap();
+        let s = Sync {
+            root,
+            index: &index,
+            store: &store,
+            known: &known,
+            batch_bytes: BATCH_BYTES,
+        };
+        let mut report = SyncReport::default();
+        write(&s, &changed, &[], (&mut report, &mut updates), &NoProgress).unwrap();
+        assert_eq!(report.problems.len(), 1, "{:?}", report.problems);
+        assert_eq!(report.problems[0].path, rel);
+        assert!(updates.iter().any(|(r, f)| *r == rel && f.is_none()));
+        let count = |path: &str| {
+            let term = Term::from_field_text(index.fields.path, path);
+            let query = TermQuery::new(term, IndexRecordOption::Basic);
+            index
+                .searcher()
+                .search(&query, &tantivy::collector::Count)
+                .unwrap()
+        };
+        assert_eq!(count(&rel), 0);
+        // The other file is indexed as usual: two sections, one window each.
+        assert_eq!(count(&changed[1].0.clone()), 4);
+    }
 }
