@@ -63,7 +63,7 @@ pub(super) struct Group {
     pub score: Score,
     /// The score without the opening turn's prior ([`super::rank::Ranked`]).
     pub evidence: Score,
-    /// The section's ranking document .
+    /// The section's ranking document.
     pub best: DocAddress,
     /// `best` is the section's best window (else its ranking document).
     pub window: bool,
@@ -197,6 +197,7 @@ pub(super) fn collect(
                     let (g, k) = &mut groups[i];
                     if score == g.score && key < *k {
                         g.best = addr;
+                        g.evidence = r.evidence;
                         g.window = window;
                         *k = key;
                     }

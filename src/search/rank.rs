@@ -25,8 +25,9 @@ pub const COVERAGE_POWER: Score = 0.5;
 /// which says what the session is about) adds to its score. A question
 /// asked weeks later names the session's subject, which a long session
 /// mentions once at its start and then buries under details: on the
-/// MemAware dev questions R@5 0.307 → 0.333, and on the questions written
-/// here R@1 0.486 → 0.568 with R@5 unchanged (1 and 3 gave the same R@5).
+/// MemAware dev questions R@5 0.307 → 0.347, and on the questions written
+/// here R@1 0.486 → 0.568 with R@5 unchanged (weights 1 and 3: 0.327 on
+/// dev, the same on the fixture).
 /// It orders what the evidence found and is not evidence itself: the
 /// relevance recall's floor reads leaves it out, so a prompt's chance of
 /// passing the floor is what it was.
