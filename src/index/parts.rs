@@ -230,6 +230,45 @@ impl<R: BufRead> Parts<R> {
     }
 }
 
+/// What `hipo get PATH:LINE` shows, read in parts: the lines of the
+/// section holding `line` from that line to the section's end, redacted
+/// as the index redacts them (the whole section at once), or `None` when
+/// no section holds it (frontmatter, a blank line between sections); and
+/// the file's line count.
+pub(crate) fn section_from(
+    root: &Path,
+    rel: &str,
+    line: usize,
+) -> Result<(Option<Vec<String>>, usize)> {
+    let mut parts = open(root, rel)?;
+    let mut found = None;
+    while let Some(part) = parts.next() {
+        let part = part?;
+        if found.is_some() || part.line > line {
+            continue;
+        }
+        let Some(s) = part
+            .sections()
+            .find(|s| s.lines.0 <= line && line <= s.lines.1)
+        else {
+            continue;
+        };
+        let raw = part.slice(&s.bytes);
+        let redacted = crate::redact::redact(raw);
+        let lines = super::section_lines(&redacted, raw, s.lines.1 - s.lines.0 + 1);
+        found = Some(
+            lines[line - s.lines.0..]
+                .iter()
+                .map(|l| {
+                    let l = l.strip_suffix('\n').unwrap_or(l);
+                    l.strip_suffix('\r').unwrap_or(l).to_string()
+                })
+                .collect(),
+        );
+    }
+    Ok((found, parts.number - 1))
+}
+
 impl<R: BufRead> Iterator for Parts<R> {
     type Item = Result<Part>;
 

@@ -108,6 +108,18 @@ fn bad_numbers(root: &Path, target: &str) -> Option<Error> {
 
 fn by_path(root: &Path, rel: &str, line: Option<usize>, count: Option<usize>) -> Result<Slice> {
     let rel = inside(root, rel)?;
+    if let (Some(l), None) = (line, count) {
+        // A search hit's section, read in parts: a 200 MB log is not held.
+        let (lines, total) = crate::index::section_from(root, &rel, l)?;
+        if let Some(lines) = lines {
+            return Ok(Slice {
+                path: rel,
+                first: l,
+                lines,
+                total,
+            });
+        }
+    }
     let text = read_utf8(root, &rel)?;
     let total = text.lines().count();
     let first = line.unwrap_or(1);
@@ -222,14 +234,28 @@ fn by_id(root: &Path, id: &str) -> Result<Slice> {
         .u64(crate::index::schema::name::FP)
         .ok()
         .and_then(|c| c.first(addr.doc_id));
-    let text = read_utf8(root, &path)?;
-    let now = text
-        .get(n(f.sbyte_lo)..n(f.sbyte_hi))
-        .map(|raw| sections::fingerprint(&redact(raw)));
+    let now = read_range(&root.join(&path), n(f.sbyte_lo), n(f.sbyte_hi))
+        .map(|raw| sections::fingerprint(&redact(&raw)));
     if lo == 0 || hi < lo || fp.is_none() || now != fp {
         return Err(stale());
     }
+    // The section, from its first line: what `PATH:LINE` shows there.
+    let slice = by_path(root, &path, Some(lo), None)?;
+    if slice.lines.len() == hi + 1 - lo {
+        return Ok(slice);
+    }
     by_path(root, &path, Some(lo), Some(hi + 1 - lo))
+}
+
+/// Bytes `lo..hi` of a file as text, if it holds them and they are UTF-8:
+/// the section an id names, checked without reading the whole file.
+fn read_range(path: &Path, lo: usize, hi: usize) -> Option<String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = std::fs::File::open(path).ok()?;
+    file.seek(SeekFrom::Start(lo as u64)).ok()?;
+    let mut buf = vec![0; hi.checked_sub(lo)?];
+    file.read_exact(&mut buf).ok()?;
+    String::from_utf8(buf).ok()
 }
 
 #[cfg(test)]
