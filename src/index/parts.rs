@@ -242,7 +242,7 @@ pub(crate) fn section_from(
 ) -> Result<(Option<Vec<String>>, usize)> {
     let mut parts = open(root, rel)?;
     let mut found = None;
-    while let Some(part) = parts.next() {
+    for part in parts.by_ref() {
         let part = part?;
         if found.is_some() || part.line > line {
             continue;
