@@ -58,6 +58,18 @@ pub fn read_utf8(root: &Path, rel: &str) -> Result<String> {
     })
 }
 
+/// Bytes `lo..hi` of a file as text, if it holds them and they are
+/// UTF-8: a section read where the index placed it, without the rest of
+/// the file.
+pub(crate) fn read_range(path: &Path, lo: usize, hi: usize) -> Option<String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut file = File::open(path).ok()?;
+    file.seek(SeekFrom::Start(lo as u64)).ok()?;
+    let mut buf = vec![0; hi.checked_sub(lo)?];
+    file.read_exact(&mut buf).ok()?;
+    String::from_utf8(buf).ok()
+}
+
 /// Why [`hash_utf8`] refused a file.
 #[derive(Debug)]
 pub enum Unreadable {

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 mod fence;
-pub use fence::{HeadingScan, headings};
+pub use fence::{HeadingScan, headings, without_ending};
 
 /// The type tag of an entry heading; untagged entries are `project`.
 #[derive(

@@ -10,7 +10,7 @@
 
 use super::sections::{self, Split};
 use crate::error::{Error, Result};
-use crate::markdown::HeadingScan;
+use crate::markdown::{HeadingScan, without_ending};
 use std::io::BufRead;
 use std::path::Path;
 
@@ -157,10 +157,7 @@ impl<R: BufRead> Parts<R> {
             Front::Open => return false,
             Front::Done => {}
         }
-        let bare = text
-            .strip_suffix('\n')
-            .map_or(text, |t| t.strip_suffix('\r').unwrap_or(t));
-        match self.scan.line(bare) {
+        match self.scan.line(without_ending(text)) {
             Some((1, h)) => {
                 self.title = Some(h.to_string());
                 true
@@ -178,10 +175,7 @@ impl<R: BufRead> Parts<R> {
         self.scan = HeadingScan::default();
         let body = self.part.text.trim_start_matches('\u{feff}');
         for line in body.split_inclusive('\n') {
-            let bare = line
-                .strip_suffix('\n')
-                .map_or(line, |t| t.strip_suffix('\r').unwrap_or(t));
-            if let Some((1, h)) = self.scan.line(bare) {
+            if let Some((1, h)) = self.scan.line(without_ending(line)) {
                 self.title = Some(h.to_string());
             }
         }
@@ -259,10 +253,7 @@ pub(crate) fn section_from(
         found = Some(
             lines[line - s.lines.0..]
                 .iter()
-                .map(|l| {
-                    let l = l.strip_suffix('\n').unwrap_or(l);
-                    l.strip_suffix('\r').unwrap_or(l).to_string()
-                })
+                .map(|l| without_ending(l).to_string())
                 .collect(),
         );
     }

@@ -78,16 +78,7 @@ pub fn split(text: &str) -> Split<'_> {
         // A byte order mark is not part of the first line's heading.
         _ => (text.len() - text.trim_start_matches('\u{feff}').len(), 1),
     };
-    Split {
-        lines: text[body_start..].split_inclusive('\n'),
-        offset: body_start,
-        number: first_line,
-        scan: markdown::HeadingScan::default(),
-        current: Vec::new(),
-        heading: None,
-        title: None,
-        done: false,
-    }
+    split_part(&text[body_start..], body_start, first_line, None)
 }
 
 /// Cuts a part of a file read in parts (`index::parts`): `text` begins at
@@ -142,11 +133,7 @@ impl Iterator for Split<'_> {
             };
             self.offset += text.len();
             self.number += 1;
-            // As `str::lines` gives it to the heading scan.
-            let bare = text
-                .strip_suffix('\n')
-                .map_or(text, |t| t.strip_suffix('\r').unwrap_or(t));
-            let Some((depth, h)) = self.scan.line(bare) else {
+            let Some((depth, h)) = self.scan.line(markdown::without_ending(text)) else {
                 self.current.push(line);
                 continue;
             };

@@ -11,6 +11,14 @@ pub fn headings(text: &str) -> Vec<(usize, usize, &str)> {
         .collect()
 }
 
+/// A line read with its ending (`split_inclusive`, `read_line`) as
+/// `str::lines` gives it: without `\n` or `\r\n`. [`HeadingScan`] takes
+/// lines so.
+pub fn without_ending(line: &str) -> &str {
+    line.strip_suffix('\n')
+        .map_or(line, |l| l.strip_suffix('\r').unwrap_or(l))
+}
+
 /// [`headings`] one line at a time, for a text read as it goes: which
 /// lines are `#` or `##` headings outside fenced code blocks.
 #[derive(Debug, Default)]

@@ -234,7 +234,7 @@ fn by_id(root: &Path, id: &str) -> Result<Slice> {
         .u64(crate::index::schema::name::FP)
         .ok()
         .and_then(|c| c.first(addr.doc_id));
-    let now = read_range(&root.join(&path), n(f.sbyte_lo), n(f.sbyte_hi))
+    let now = crate::fsutil::read_range(&root.join(&path), n(f.sbyte_lo), n(f.sbyte_hi))
         .map(|raw| sections::fingerprint(&redact(&raw)));
     if lo == 0 || hi < lo || fp.is_none() || now != fp {
         return Err(stale());
@@ -245,17 +245,6 @@ fn by_id(root: &Path, id: &str) -> Result<Slice> {
         return Ok(slice);
     }
     by_path(root, &path, Some(lo), Some(hi + 1 - lo))
-}
-
-/// Bytes `lo..hi` of a file as text, if it holds them and they are UTF-8:
-/// the section an id names, checked without reading the whole file.
-fn read_range(path: &Path, lo: usize, hi: usize) -> Option<String> {
-    use std::io::{Read, Seek, SeekFrom};
-    let mut file = std::fs::File::open(path).ok()?;
-    file.seek(SeekFrom::Start(lo as u64)).ok()?;
-    let mut buf = vec![0; hi.checked_sub(lo)?];
-    file.read_exact(&mut buf).ok()?;
-    String::from_utf8(buf).ok()
 }
 
 #[cfg(test)]

@@ -40,13 +40,8 @@ impl Passages<'_> {
     /// the index says (it always does after a sync; a search that ran
     /// while another hipo held the lock may find it moved).
     fn read(&self, doc: &Stored, bytes: [usize; 2], lines: [usize; 2]) -> Option<String> {
-        use std::io::{Read, Seek, SeekFrom};
         let [lo, hi] = bytes;
-        let mut file = std::fs::File::open(self.root.join(&doc.path)).ok()?;
-        file.seek(SeekFrom::Start(lo as u64)).ok()?;
-        let mut buf = vec![0; hi.checked_sub(lo)?];
-        file.read_exact(&mut buf).ok()?;
-        let raw = String::from_utf8(buf).ok()?;
+        let raw = crate::fsutil::read_range(&self.root.join(&doc.path), lo, hi)?;
         let expected = lines[1].checked_sub(lines[0])? + 1;
         if raw.split_inclusive('\n').count() != expected {
             return None;
