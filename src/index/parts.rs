@@ -260,6 +260,48 @@ pub(crate) fn section_from(
     Ok((found, parts.number - 1))
 }
 
+/// What `hipo get PATH` and `PATH:LINE:COUNT` show, read in parts: lines
+/// `first` to `last` (to the end when `None`), each part redacted whole
+/// (a part ends where a section begins, so no secret is cut in two), and
+/// the file's line count. Only the lines asked for are held.
+pub(crate) fn lines_between(
+    root: &Path,
+    rel: &str,
+    first: usize,
+    last: Option<usize>,
+) -> Result<(Vec<String>, usize)> {
+    lines_of(open(root, rel)?, first, last)
+}
+
+/// [`lines_between`] over any reader.
+fn lines_of<R: BufRead>(
+    mut parts: Parts<R>,
+    first: usize,
+    last: Option<usize>,
+) -> Result<(Vec<String>, usize)> {
+    let mut out = Vec::new();
+    for part in parts.by_ref() {
+        let part = part?;
+        let count = part.text.split_inclusive('\n').count();
+        let end = part.line + count;
+        if end <= first || last.is_some_and(|l| part.line > l) {
+            continue;
+        }
+        let redacted = crate::redact::redact(&part.text);
+        let lines = super::section_lines(&redacted, &part.text, count);
+        let skip = first.saturating_sub(part.line);
+        let take = last.map_or(usize::MAX, |l| l + 1 - part.line.max(first));
+        out.extend(
+            lines
+                .iter()
+                .skip(skip)
+                .take(take)
+                .map(|l| without_ending(l).to_string()),
+        );
+    }
+    Ok((out, parts.number - 1))
+}
+
 impl<R: BufRead> Iterator for Parts<R> {
     type Item = Result<Part>;
 
@@ -280,6 +322,27 @@ impl<R: BufRead> Iterator for Parts<R> {
 mod tests {
     use super::*;
     use crate::index::sections::{Section, split};
+
+    #[test]
+    fn lines_between_reads_any_range_across_parts_as_the_whole_file() {
+        let text = "---\nk: v\n---\n# T\n\n## A\nkey AKIAIOSFODNN7EXAMPLE\n```\n## not\n```\n## B\nb\r\n# U\n## C\nlast";
+        let whole: Vec<String> = crate::redact::redact(text)
+            .lines()
+            .map(str::to_string)
+            .collect();
+        for part in [1, 7, 30, 1000] {
+            for first in 1..=whole.len() + 2 {
+                for last in (first..=whole.len() + 2).map(Some).chain([None]) {
+                    let mut parts = Parts::new(std::io::Cursor::new(text.as_bytes()), "f.md");
+                    parts.limits = (part, 1000);
+                    let (lines, total) = lines_of(parts, first, last).unwrap();
+                    let end = last.unwrap_or(usize::MAX).min(whole.len());
+                    let want = whole.get(first - 1..end).unwrap_or_default();
+                    assert_eq!((lines.as_slice(), total), (want, whole.len()), "{part} {first} {last:?}");
+                }
+            }
+        }
+    }
 
     /// The file read in parts of at least `part` bytes (frontmatter up to
     /// `front`): its sections, checked against the text, and the count.

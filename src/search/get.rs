@@ -7,7 +7,6 @@
 //! like everything else hipo shows; line numbers are the file's.
 
 use crate::error::{Error, Result};
-use crate::fsutil::read_utf8;
 use crate::index::{SearchIndex, sections};
 use crate::redact::redact;
 use serde::Serialize;
@@ -120,9 +119,12 @@ fn by_path(root: &Path, rel: &str, line: Option<usize>, count: Option<usize>) ->
             });
         }
     }
-    let text = read_utf8(root, &rel)?;
-    let total = text.lines().count();
+    // Read in parts, holding only the lines asked for. A line outside
+    // every section (frontmatter, a blank line between sections) runs to
+    // the end of the file.
     let first = line.unwrap_or(1);
+    let last = count.map(|c| first.saturating_add(c - 1));
+    let (lines, total) = crate::index::lines_between(root, &rel, first, last)?;
     if first > total.max(1) {
         return Err(Error::bad_input(
             &rel,
@@ -130,23 +132,10 @@ fn by_path(root: &Path, rel: &str, line: Option<usize>, count: Option<usize>) ->
             format!("the file has {total} lines"),
         ));
     }
-    let last = match (line, count) {
-        (_, Some(c)) => (first + c.max(1) - 1).min(total),
-        (Some(l), None) => sections::split(&text)
-            .find(|s| s.lines.0 <= l && l <= s.lines.1)
-            .map_or(total, |s| s.lines.1),
-        (None, None) => total,
-    };
-    let redacted = redact(&text);
     Ok(Slice {
         path: rel,
         first,
-        lines: redacted
-            .lines()
-            .skip(first - 1)
-            .take(last + 1 - first)
-            .map(str::to_string)
-            .collect(),
+        lines,
         total,
     })
 }
