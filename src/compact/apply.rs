@@ -317,7 +317,7 @@ impl Run<'_> {
         own: bool,
     ) -> Result<()> {
         let path = id.path();
-        let Some((text, fm, body_lines)) = self.read_node(id) else {
+        let Some((text, fm, body_lines)) = self.read_node(id)? else {
             return Ok(());
         };
         let want = tree::desired_status(
@@ -333,8 +333,8 @@ impl Run<'_> {
         let declared = fm.parsed_status().ok().flatten();
         let mut topics: Vec<Topic> = fm.topics.iter().filter_map(|t| Topic::parse(t)).collect();
         if topics.is_empty() {
-            let (states, texts) = (&self.ledger.states, &mut self.texts);
-            topics = inputs::topics_of_sources(id, inputs, states, texts, self.root);
+            let (ledger, texts) = (&self.ledger, &mut self.texts);
+            topics = inputs::topics_of_sources(id, inputs, ledger, texts, self.root)?;
             if reason.is_some() {
                 self.report.warnings.push(format!(
                     "{path} has no `topics:` in its frontmatter; hipo took its topics from its sources (keep the frontmatter when you edit a node)"
@@ -383,20 +383,17 @@ impl Run<'_> {
 
     /// A node's file, its frontmatter and its body's lines; `None` (the
     /// problem reported, the node skipped) when it cannot be read or parsed.
-    fn read_node(&mut self, id: NodeId) -> Option<(String, Frontmatter, usize)> {
+    fn read_node(&mut self, id: NodeId) -> Result<Option<(String, Frontmatter, usize)>> {
         let path = id.path();
         let text = match self.texts.read(self.root, &path) {
             Ok(t) => t.to_string(),
-            Err(e) => {
-                self.skip(id, problem_of(&path, e));
-                return None;
-            }
+            Err(e) => return self.skip(id, problem_of(&path, e)),
         };
         match markdown::parse_document(&text) {
             Ok(doc) => {
                 let fm = doc.frontmatter.unwrap_or_default();
                 let body_lines = markdown::line_count(doc.body);
-                Some((text, fm, body_lines))
+                Ok(Some((text, fm, body_lines)))
             }
             Err(e) => {
                 let problem = Problem {
@@ -404,17 +401,17 @@ impl Run<'_> {
                     line: Some(e.line),
                     message: e.message,
                 };
-                self.skip(id, problem);
-                None
+                self.skip(id, problem)
             }
         }
     }
 
     /// A node that cannot be adopted this run keeps its last known state,
     /// so its parent neither loses it nor treats it as new.
-    fn skip(&mut self, id: NodeId, problem: Problem) {
+    fn skip<T>(&mut self, id: NodeId, problem: Problem) -> Result<Option<T>> {
         self.report.problems.push(problem);
-        self.ledger.keep(id);
+        self.ledger.keep(id)?;
+        Ok(None)
     }
 }
 

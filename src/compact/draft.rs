@@ -67,8 +67,9 @@ impl Run<'_> {
         let topics = if id.level() == Level::Daily {
             inputs::dedup(topics)
         } else {
-            let (states, texts) = (&self.ledger.states, &mut self.texts);
-            inputs::topics_of_sources(id, &inputs, states, texts, self.root)
+            let (ledger, texts) = (&self.ledger, &mut self.texts);
+            inputs::topics_of_sources(id, &inputs, ledger, texts, self.root)
+                .map_err(|e| problem_of(".hipo/store.redb", e))?
         };
         let source_lines: usize = sources.iter().map(|s| s.lines).sum();
         let body = if source_lines > self.threshold(id.level()) {

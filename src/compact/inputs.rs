@@ -1,7 +1,7 @@
 //! What a node is built from: its sources, their hashes, their topics; and
 //! the files read to learn it, each read once per run.
 
-use super::record::NodeState;
+use super::record::{Ledger, NodeState};
 use crate::error::Result;
 use crate::fsutil::read_utf8;
 use crate::layout::{Level, NodeId};
@@ -95,14 +95,14 @@ pub(crate) fn gather(
 pub(crate) fn topics_of_sources(
     id: NodeId,
     inputs: &Inputs,
-    states: &HashMap<String, NodeState>,
+    ledger: &Ledger,
     texts: &mut Texts,
     root: &Path,
-) -> Vec<Topic> {
+) -> Result<Vec<Topic>> {
     let mut topics = Vec::new();
     for src in &inputs.sources {
-        match states.get(src) {
-            Some(state) => topics.extend(state.topics.iter().cloned()),
+        match ledger.topics(src)? {
+            Some(of_child) => topics.extend(of_child),
             None if id.level() == Level::Daily => {
                 if let Ok(text) = texts.read_raw(root, src) {
                     topics.extend(markdown::topics_of(&text));
@@ -111,7 +111,7 @@ pub(crate) fn topics_of_sources(
             None => {}
         }
     }
-    dedup(topics)
+    Ok(dedup(topics))
 }
 
 /// Topics without repeats, first mention first.

@@ -34,7 +34,7 @@ use crate::layout::{Level, NodeId, PathKind};
 use crate::markdown::Status;
 use crate::progress::Progress;
 use crate::scan::Scan;
-use crate::store::Store;
+use crate::store::{NodeRecord, Store};
 use crate::summarize::{Summarizer, Writer};
 use crate::tree::Tree;
 use apply::{Disk, DryRun, Sink};
@@ -207,7 +207,7 @@ pub(crate) fn compact_into(
     for rel in &scan.stale_temp {
         sink.remove(rel);
     }
-    let mut ledger = Ledger::new(store.nodes()?);
+    let mut ledger = Ledger::new(store.node_records()?);
     ledger.batch.files = std::mem::take(&mut scan.updates);
     let report = Report {
         today: options.today.to_string(),
@@ -316,8 +316,9 @@ impl Run<'_> {
         let threshold = self.threshold(level);
         for id in tree.level(level) {
             let inputs = inputs::gather(tree, id, threshold, &self.ledger.states, &self.scan);
-            match self.plan(id, &inputs) {
-                Plan::Skip | Plan::Keep => self.ledger.keep(id),
+            let record = self.ledger.records.get(&id.path())?;
+            match self.plan(id, &inputs, record.as_ref()) {
+                Plan::Skip | Plan::Keep => self.ledger.keep_as(id, record),
                 Plan::Adopt { reason, own } => self.adopt(id, &inputs, reason, own)?,
                 Plan::Build(build) => match self.draft(id, inputs, build.reason, build.keep_prev) {
                     // A hipocampus summary that still covers its sources is
@@ -326,7 +327,7 @@ impl Run<'_> {
                         self.adopt(id, &d.inputs, None, false)?
                     }
                     Ok(d) => drafts.push(d),
-                    Err(p) => self.held_back(id, p),
+                    Err(p) => self.held_back(id, p)?,
                 },
             }
         }
@@ -335,10 +336,9 @@ impl Run<'_> {
 
     /// Reads what the plan needs (the node's frontmatter, only when the
     /// store has no record of it) and plans.
-    fn plan(&mut self, id: NodeId, inputs: &inputs::Inputs) -> Plan {
+    fn plan(&mut self, id: NodeId, inputs: &inputs::Inputs, record: Option<&NodeRecord>) -> Plan {
         let path = id.path();
         let on_disk = self.scan.hash(&path);
-        let record = self.ledger.records.get(&path);
         let front = match (record, on_disk) {
             (None, Some(_)) => self.texts.front(self.root, &path),
             _ => None,
@@ -357,7 +357,7 @@ impl Run<'_> {
     /// A source that cannot be read holds its parent back: say which, so
     /// "up to date" is never claimed for it. The node keeps its last known
     /// state, so its parent neither loses it nor treats it as new.
-    fn held_back(&mut self, id: NodeId, problem: Problem) {
+    fn held_back(&mut self, id: NodeId, problem: Problem) -> Result<()> {
         let held = Problem {
             path: id.path(),
             line: None,
@@ -367,8 +367,9 @@ impl Run<'_> {
             ),
         };
         self.report.problems.push(problem);
-        self.ledger.keep(id);
+        self.ledger.keep(id)?;
         self.report.problems.push(held);
+        Ok(())
     }
 
     fn finish(mut self, tree: &Tree) -> Report {

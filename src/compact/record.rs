@@ -3,9 +3,10 @@
 //! report's action.
 
 use super::{Action, Reason};
+use crate::error::Result;
 use crate::layout::NodeId;
 use crate::markdown::{Status, Topic};
-use crate::store::{Batch, Hash, NodeRecord};
+use crate::store::{Batch, Hash, NodeRecord, NodeRecords};
 use crate::summarize::Writer;
 use std::collections::HashMap;
 
@@ -15,21 +16,26 @@ pub(crate) struct NodeState {
     /// [`super::content_hash`] of the node's text.
     pub content: Hash,
     pub status: Status,
-    pub topics: Vec<Topic>,
+    /// Its topics when built or adopted this run; `None` for a node kept
+    /// as recorded, whose topics are read from the store when a parent is
+    /// rebuilt (see [`Ledger::topics`]), so a run that changes little does
+    /// not hold every node's.
+    pub topics: Option<Vec<Topic>>,
     pub body_lines: usize,
     pub source_lines: usize,
     pub pending: Vec<String>,
 }
 
-impl From<&NodeRecord> for NodeState {
-    fn from(rec: &NodeRecord) -> NodeState {
+impl NodeState {
+    /// A node kept as its record says.
+    fn kept(rec: NodeRecord) -> NodeState {
         NodeState {
             content: rec.content_hash,
             status: rec.status,
-            topics: rec.topics.clone(),
+            topics: None,
             body_lines: rec.body_lines,
             source_lines: rec.source_lines,
-            pending: rec.pending.clone(),
+            pending: rec.pending,
         }
     }
 }
@@ -62,8 +68,8 @@ pub(crate) struct Entry {
 
 /// Records of the last run, states and records of this one.
 pub(crate) struct Ledger {
-    /// The store's records as the run began.
-    pub records: HashMap<String, NodeRecord>,
+    /// The store's records as the run began, read as each node is planned.
+    pub records: NodeRecords,
     /// Nodes done this run, kept or not.
     pub states: HashMap<String, NodeState>,
     /// What the next commit writes to the store.
@@ -72,7 +78,7 @@ pub(crate) struct Ledger {
 }
 
 impl Ledger {
-    pub fn new(records: HashMap<String, NodeRecord>) -> Ledger {
+    pub fn new(records: NodeRecords) -> Ledger {
         Ledger {
             records,
             states: HashMap::new(),
@@ -83,12 +89,33 @@ impl Ledger {
 
     /// A node left as it is: its parent sees it as last recorded (nothing,
     /// when it never was).
-    pub fn keep(&mut self, id: NodeId) {
-        let path = id.path();
-        if let Some(rec) = self.records.get(&path) {
-            let state = NodeState::from(rec);
-            self.states.insert(path, state);
+    pub fn keep(&mut self, id: NodeId) -> Result<()> {
+        let record = self.records.get(&id.path())?;
+        self.keep_as(id, record);
+        Ok(())
+    }
+
+    /// [`Ledger::keep`] with the node's record already read.
+    pub fn keep_as(&mut self, id: NodeId, record: Option<NodeRecord>) {
+        if let Some(rec) = record {
+            self.states.insert(id.path(), NodeState::kept(rec));
         }
+    }
+
+    /// The topics of a node done this run (`None` when it was not): its
+    /// own when built or adopted, else as recorded.
+    pub fn topics(&self, path: &str) -> Result<Option<Vec<Topic>>> {
+        let Some(state) = self.states.get(path) else {
+            return Ok(None);
+        };
+        Ok(Some(match &state.topics {
+            Some(topics) => topics.clone(),
+            None => self
+                .records
+                .get(path)?
+                .map(|r| r.topics)
+                .unwrap_or_default(),
+        }))
     }
 
     /// Records a node built or adopted this run. A node is reported when
@@ -122,7 +149,15 @@ impl Ledger {
             sources: e.sources,
             pending: e.pending,
         };
-        self.states.insert(path.clone(), NodeState::from(&record));
+        let state = NodeState {
+            content: record.content_hash,
+            status: record.status,
+            topics: Some(record.topics.clone()),
+            body_lines: record.body_lines,
+            source_lines: record.source_lines,
+            pending: record.pending.clone(),
+        };
+        self.states.insert(path.clone(), state);
         self.batch.nodes.push((path, Some(record)));
     }
 }

@@ -20,8 +20,7 @@ impl Run<'_> {
         let id = NodeId::Root;
         let path = id.path();
         if self.unusable.contains(&path) {
-            self.ledger.keep(id);
-            return Ok(());
+            return self.ledger.keep(id);
         }
         let mut inputs = super::inputs::gather(
             tree,
@@ -38,9 +37,8 @@ impl Run<'_> {
         hasher.update(self.writer.to_string().as_bytes());
         inputs.hash = *hasher.finalize().as_bytes();
         let on_disk = self.scan.hash(&path);
-        let (Some(reason), was_pending) = self.plan_root(on_disk, &inputs.hash) else {
-            self.ledger.keep(id);
-            return Ok(());
+        let (Some(reason), was_pending) = self.plan_root(on_disk, &inputs.hash)? else {
+            return self.ledger.keep(id);
         };
         let existing = match on_disk {
             Some(_) => self.texts.read(self.root, &path).ok().map(str::to_string),
@@ -52,7 +50,7 @@ impl Run<'_> {
             tree,
             existing.as_deref(),
             narrative,
-        )))
+        )?))
         .into_owned();
         let hash = *blake3::hash(content.as_bytes()).as_bytes();
         let written = on_disk != Some(hash);
@@ -105,9 +103,14 @@ impl Run<'_> {
     /// Whether ROOT is rebuilt, and whether its narrative was owed: a
     /// narrative the model failed to write is retried when a model is
     /// called for ROOT this run.
-    fn plan_root(&self, on_disk: Option<Hash>, input_hash: &Hash) -> (Option<Reason>, bool) {
+    fn plan_root(
+        &self,
+        on_disk: Option<Hash>,
+        input_hash: &Hash,
+    ) -> Result<(Option<Reason>, bool)> {
         let path = NodeId::Root.path();
-        let record = self.ledger.records.get(&path);
+        let record = self.ledger.records.get(&path)?;
+        let record = record.as_ref();
         let was_pending = record.is_some_and(|r| r.status == Status::NeedsSummarization);
         let retry = self.calls_model
             && self
@@ -115,10 +118,10 @@ impl Run<'_> {
                 .only
                 .as_ref()
                 .is_none_or(|only| only.contains(&path));
-        (
+        Ok((
             plan::plan_root(record, on_disk, input_hash, retry),
             was_pending,
-        )
+        ))
     }
 
     /// The model's new narrative, or the last one a model wrote: a run
@@ -148,31 +151,28 @@ impl Run<'_> {
         tree: &Tree,
         existing: Option<&'t str>,
         narrative: Option<[String; 3]>,
-    ) -> RootInput<'t> {
-        let states = &self.ledger.states;
-        RootInput {
+    ) -> Result<RootInput<'t>> {
+        let ledger = &self.ledger;
+        let topics = |path: String| ledger.topics(&path).transpose();
+        let days = tree
+            .days
+            .iter()
+            .filter_map(|d| Some(topics(NodeId::Daily(*d).path())?.map(|t| (*d, t))))
+            .collect::<Result<_>>()?;
+        let summaries = tree
+            .level(Level::Monthly)
+            .into_iter()
+            .chain(tree.level(Level::Weekly))
+            .filter_map(|n| Some(topics(n.path())?.map(|t| (n, t))))
+            .collect::<Result<_>>()?;
+        Ok(RootInput {
             today: self.options.today,
             max_tokens: self.config.root_max_tokens,
-            days: tree
-                .days
-                .iter()
-                .filter_map(|d| {
-                    let s = states.get(&NodeId::Daily(*d).path())?;
-                    Some((*d, s.topics.clone()))
-                })
-                .collect(),
-            summaries: tree
-                .level(Level::Monthly)
-                .into_iter()
-                .chain(tree.level(Level::Weekly))
-                .filter_map(|n| {
-                    let s = states.get(&n.path())?;
-                    Some((n, s.topics.clone()))
-                })
-                .collect(),
+            days,
+            summaries,
             existing,
             narrative,
-        }
+        })
     }
 
     /// ROOT's narrative sections from the model, when one is called:

@@ -338,7 +338,11 @@ mod tests {
                     let (lines, total) = lines_of(parts, first, last).unwrap();
                     let end = last.unwrap_or(usize::MAX).min(whole.len());
                     let want = whole.get(first - 1..end).unwrap_or_default();
-                    assert_eq!((lines.as_slice(), total), (want, whole.len()), "{part} {first} {last:?}");
+                    assert_eq!(
+                        (lines.as_slice(), total),
+                        (want, whole.len()),
+                        "{part} {first} {last:?}"
+                    );
                 }
             }
         }
