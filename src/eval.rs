@@ -294,6 +294,7 @@ mod tests {
             status: None,
             score: 1.0,
             relevance: 1.0,
+            coverage: 1.0,
             snippet: String::new(),
             snippet_text: String::new(),
             highlights: Vec::new(),

@@ -59,3 +59,22 @@ fn a_question_finds_the_session_where_the_user_said_it() {
     let said = text.lines().nth(line as usize - 1).unwrap().to_lowercase();
     assert!(said.contains("hotel") || said.contains("chicago"), "{said}");
 }
+
+/// In a young memory every word is rare, so a long prompt about something
+/// else reaches the relevance floor on the few words it shares with some
+/// passage ("client" here, in a session about freelance rates). The pack
+/// stays empty because that passage holds little of the prompt's weight;
+/// a question the memory answers still gets its pack.
+#[test]
+fn a_young_memory_gives_nothing_for_a_long_prompt_about_something_else() {
+    let p = corpus();
+    let go = "I'm refactoring a Go HTTP service and noticed goroutines leaking whenever a client disconnects mid-request. How should I propagate context cancellation through the handlers and downstream database calls so nothing keeps executing after the request is gone?";
+    let hits = p.json(["search", go, "-n", "1"]);
+    let best = &hits["hits"][0];
+    assert!(best["relevance"].as_f64().unwrap() >= 1.15, "{hits}");
+    assert!(best["coverage"].as_f64().unwrap() < 0.2, "{hits}");
+    let v = p.json(["recall", go]);
+    assert_eq!(v["abstained"], true, "{v}");
+    let v = p.json(["recall", "where did I run the charity 5K?"]);
+    assert_eq!(v["abstained"], false, "{v}");
+}

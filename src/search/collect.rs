@@ -63,6 +63,8 @@ pub(super) struct Group {
     pub score: Score,
     /// The score without the opening turn's prior ([`super::rank::Ranked`]).
     pub evidence: Score,
+    /// The share of the question's IDF `best` holds ([`super::rank::Ranked`]).
+    pub coverage: Score,
     /// The section's ranking document.
     pub best: DocAddress,
     /// `best` is the section's best window (else its ranking document).
@@ -172,6 +174,7 @@ pub(super) fn collect(
                 .map(|(_, addr)| super::rank::Ranked {
                     score: 0.0,
                     evidence: 0.0,
+                    coverage: 1.0,
                     addr,
                     window: false,
                 })
@@ -198,6 +201,7 @@ pub(super) fn collect(
                     if score == g.score && key < *k {
                         g.best = addr;
                         g.evidence = r.evidence;
+                        g.coverage = r.coverage;
                         g.window = window;
                         *k = key;
                     }
@@ -209,6 +213,7 @@ pub(super) fn collect(
                             fp,
                             score,
                             evidence: r.evidence,
+                            coverage: r.coverage,
                             best: addr,
                             window,
                         },

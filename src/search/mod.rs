@@ -106,6 +106,10 @@ pub struct Hit {
     /// floor fits one memory size only). With vectors, from `bm25`: a
     /// fused score is a rank, not evidence.
     pub relevance: f32,
+    /// The share (0 to 1) of the question's weight, its terms' IDF, that
+    /// the hit's best passage holds (1 for a query without scored terms;
+    /// 0 for a section found by its vector alone).
+    pub coverage: f32,
     /// The snippet with matches in `**…**`.
     pub snippet: String,
     /// The snippet without markers...
@@ -272,6 +276,7 @@ impl HitContext<'_> {
             status: doc.status,
             score: g.score,
             relevance: g.evidence / self.unit,
+            coverage: g.coverage,
             snippet: snip.marked,
             snippet_text: snip.text,
             highlights: snip.highlights,

@@ -40,6 +40,9 @@ pub const OPENING_WEIGHT: Score = 2.0;
 pub(super) struct Ranked {
     pub score: Score,
     pub evidence: Score,
+    /// The share of the question's IDF its document holds
+    /// ([`coverage`]; 1 when nothing weighs the terms).
+    pub coverage: Score,
     pub addr: DocAddress,
     pub window: bool,
 }
@@ -74,6 +77,7 @@ pub(super) fn sections(
             .map(|(score, addr)| Ranked {
                 score,
                 evidence: score,
+                coverage: 1.0,
                 addr,
                 window: false,
             })
@@ -85,12 +89,14 @@ pub(super) fn sections(
     // A user's lines are in the body too, so their field adds nothing here.
     let section_fields = [f.sbody, f.heading];
     let window_fields = [f.body];
+    let mut covered: HashMap<DocAddress, Score> = HashMap::new();
     for (list, fields) in [
         (&mut whole, &section_fields[..]),
         (&mut parts, &window_fields[..]),
     ] {
         let docs: Vec<DocAddress> = list.iter().map(|x| x.1).collect();
         let cov = coverage(searcher, fields, &built.ranked, &docs)?;
+        covered.extend(docs.into_iter().zip(cov.iter().copied()));
         for (x, c) in list.iter_mut().zip(cov) {
             x.0 *= c.powf(COVERAGE_POWER);
         }
@@ -134,6 +140,7 @@ pub(super) fn sections(
             Some(Ranked {
                 score,
                 evidence,
+                coverage: covered.get(&addr).copied().unwrap_or(0.0),
                 addr,
                 window,
             })

@@ -189,6 +189,7 @@ fn place(
             fp,
             score: 0.0,
             evidence: 0.0,
+            coverage: 0.0,
             best,
             window: false,
         }))
