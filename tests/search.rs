@@ -666,3 +666,49 @@ fn the_session_opened_for_a_subject_ranks_first() {
     let h = hits(&p, &["what did we plan for my kayak trip?", "-n", "2"]);
     assert_eq!(h[0]["heading"], "2026-03-02 › Session lake", "{h:#?}");
 }
+
+/// The first results do not depend on how many are asked for: `-n 3`,
+/// `-n 10` and the start of `-n 20` (what recall asks for) agree. A
+/// section missing from one of the ranked lists is scored by that list's
+/// last, so a candidate pool sized by `-n` moved scores near the cut.
+#[test]
+fn the_first_results_do_not_depend_on_how_many_are_asked_for() {
+    let p = Project::empty();
+    let words: Vec<String> = (0..400).map(|i| format!("w{i:03}x")).collect();
+    let mut seed: u64 = 7;
+    let mut next = move |n: usize| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (seed >> 33) as usize % n
+    };
+    for day in 1..=28 {
+        let mut log = format!("# 2026-02-{day:02}\n");
+        for s in 0..25 {
+            log.push_str(&format!("\n## Session d{day}s{s}\n"));
+            for turn in 0..(2 + next(6)) {
+                let who = if turn % 2 == 0 { "User" } else { "Assistant" };
+                let line: Vec<&str> = (0..(6 + next(30)))
+                    .map(|_| words[next(40) * next(10) % words.len()].as_str())
+                    .collect();
+                log.push_str(&format!("{who}: {}\n", line.join(" ")));
+            }
+        }
+        p.write(&format!("memory/2026-02-{day:02}.md"), log);
+    }
+    let places = |q: &str, n: &str| -> Vec<String> {
+        hits(&p, &[q, "-n", n])
+            .iter()
+            .map(|h| format!("{}:{}", h["path"], h["line"]))
+            .collect()
+    };
+    for _ in 0..25 {
+        let q: Vec<&str> = (0..8).map(|_| words[next(words.len())].as_str()).collect();
+        let q = q.join(" ");
+        let twenty = places(&q, "20");
+        for n in [3, 10] {
+            let first = places(&q, &n.to_string());
+            assert_eq!(first[..], twenty[..n.min(twenty.len())], "{q} -n {n}");
+        }
+    }
+}

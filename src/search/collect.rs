@@ -141,6 +141,14 @@ pub(super) fn distinct_sections(
     Ok(seen.len())
 }
 
+/// Candidates ranked at least, whatever the limit. A section missing from
+/// one of the ranked lists (whole sections, windows, openings) is scored
+/// by that list's last, so the pool decides scores near the cut: with a
+/// pool of six per result, `-n 3` and the first three of `-n 20` differed
+/// for 11 of 73 MemAware questions. With this many, the first 20 results
+/// (what `hipo recall` asks for) are the same whatever `-n` is.
+const POOL_MIN: usize = 150;
+
 /// The best `limit` groups, best first. Copies of a passage score alike,
 /// so the candidate pool grows until it holds `limit` distinct passages.
 pub(super) fn collect(
@@ -158,7 +166,11 @@ pub(super) fn collect(
     let docs = usize::try_from(searcher.num_docs())
         .unwrap_or(usize::MAX)
         .max(1);
-    let mut pool = limit.saturating_mul(6).saturating_add(30).min(docs);
+    let mut pool = limit
+        .saturating_mul(6)
+        .saturating_add(30)
+        .max(POOL_MIN)
+        .min(docs);
     loop {
         let (top, more): (Vec<super::rank::Ranked>, bool) = if built.scored {
             super::rank::sections(searcher, cols, built, pool)?
