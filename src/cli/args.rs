@@ -323,8 +323,9 @@ pub struct RecallArgs {
     /// Tokens the pack may hold (about 4 ASCII bytes a token).
     #[arg(long, default_value_t = hipo::recall::DEFAULT_BUDGET)]
     pub budget: usize,
-    /// The relevance the best passage must reach, or the pack is empty
-    /// (default: the config's `recall.floor`, else 1.15).
+    /// The relevance a passage holding a fifth of the question must reach,
+    /// or the pack is empty (default: the config's `recall.floor`, else
+    /// 1.15; 0 takes anything).
     #[arg(long)]
     pub floor: Option<f32>,
     #[command(flatten)]
