@@ -290,7 +290,7 @@ fn lines_of<R: BufRead>(
         let redacted = crate::redact::redact(&part.text);
         let lines = super::section_lines(&redacted, &part.text, count);
         let skip = first.saturating_sub(part.line);
-        let take = last.map_or(usize::MAX, |l| l + 1 - part.line.max(first));
+        let take = last.map_or(usize::MAX, |l| (l - part.line.max(first)).saturating_add(1));
         out.extend(
             lines
                 .iter()

@@ -145,8 +145,8 @@ pub(super) fn distinct_sections(
 /// one of the ranked lists (whole sections, windows, openings) is scored
 /// by that list's last, so the pool decides scores near the cut: with a
 /// pool of six per result, `-n 3` and the first three of `-n 20` differed
-/// for 11 of 73 MemAware questions. With this many, the first 20 results
-/// (what `hipo recall` asks for) are the same whatever `-n` is.
+/// for 11 of 73 MemAware questions. With this many, the first results of
+/// any `-n` up to 20 (what `hipo recall` asks for) agree.
 const POOL_MIN: usize = 150;
 
 /// The best `limit` groups, best first. Copies of a passage score alike,

@@ -107,8 +107,9 @@ pub struct Hit {
     /// fused score is a rank, not evidence.
     pub relevance: f32,
     /// The share (0 to 1) of the question's weight, its terms' IDF, that
-    /// the hit's best passage holds (1 for a query without scored terms;
-    /// 0 for a section found by its vector alone).
+    /// the hit's best window holds (its whole section when no window
+    /// ranked; 1 for a query without scored terms; 0 for a section found
+    /// by its vector alone).
     pub coverage: f32,
     /// The snippet with matches in `**…**`.
     pub snippet: String,
