@@ -613,3 +613,46 @@ fn temp_files_a_killed_run_left_are_removed_by_the_next() {
     assert!(!p.exists("memory/daily/.hipo-tmp-AbC123"));
     assert!(!p.exists("memory/.hipo-tmp-XyZ789"));
 }
+
+/// A run that rewrites every node must let redb reuse the pages its
+/// commits free: with one read transaction held from the run's start to
+/// its end, the store doubled each time a year's nodes were rewritten.
+#[test]
+fn rewriting_every_node_leaves_the_store_its_size() {
+    let p = Project::empty();
+    let start = chrono::NaiveDate::from_ymd_opt(2025, 1, 1).unwrap();
+    let days: Vec<String> = (0..240)
+        .map(|i| (start + chrono::Days::new(i)).to_string())
+        .collect();
+    for (i, day) in days.iter().enumerate() {
+        let heading = format!("Topic number {i} [project]");
+        let body = format!("- decisions: item {i} of the plan, kept for the record");
+        p.write(
+            &format!("memory/{day}.md"),
+            raw_log(day, &[(&heading, &body)], 8),
+        );
+    }
+    let store = || {
+        std::fs::metadata(p.path().join(".hipo/store.redb"))
+            .unwrap()
+            .len()
+    };
+    assert_eq!(p.compact("2025-12-31").0, 0);
+    let built = store();
+    for round in 0..2 {
+        for day in &days {
+            p.append(
+                &format!("memory/{day}.md"),
+                &format!("- late line {round}\n"),
+            );
+        }
+        let (code, out, err) = p.compact("2025-12-31");
+        assert_eq!(code, 0, "{out}{err}");
+        assert!(out.starts_with("wrote "), "{out}");
+    }
+    assert!(
+        store() * 4 <= built * 5,
+        "store grew from {built} to {} bytes",
+        store()
+    );
+}

@@ -95,7 +95,7 @@ pub(crate) fn gather(
 pub(crate) fn topics_of_sources(
     id: NodeId,
     inputs: &Inputs,
-    ledger: &Ledger,
+    ledger: &Ledger<'_>,
     texts: &mut Texts,
     root: &Path,
 ) -> Result<Vec<Topic>> {

@@ -194,11 +194,11 @@ pub(crate) struct Backend<'a> {
 
 /// [`compact`] writing through `sink`: the seam where a test can make any
 /// write fail, or a dry run make every write vanish.
-pub(crate) fn compact_into(
-    sink: &mut dyn Sink,
+pub(crate) fn compact_into<'a>(
+    sink: &'a mut dyn Sink,
     root: &Path,
     config: &CompactionConfig,
-    store: &Store,
+    store: &'a Store,
     mut scan: Scan,
     backend: Backend<'_>,
     options: Options,
@@ -207,7 +207,7 @@ pub(crate) fn compact_into(
     for rel in &scan.stale_temp {
         sink.remove(rel);
     }
-    let mut ledger = Ledger::new(store.node_records()?);
+    let mut ledger = Ledger::new(store.node_records());
     ledger.batch.files = std::mem::take(&mut scan.updates);
     let report = Report {
         today: options.today.to_string(),
@@ -267,7 +267,7 @@ pub(crate) struct Run<'a> {
     /// Files that exist but could not be read (bad UTF-8, unreadable): a
     /// node among them is left untouched, never rebuilt over.
     unusable: HashSet<String>,
-    ledger: Ledger,
+    ledger: Ledger<'a>,
     report: Report,
 }
 
@@ -295,6 +295,7 @@ impl Run<'_> {
     }
 
     fn commit(&mut self, store: &Store) -> Result<()> {
+        self.ledger.records.release();
         self.sink
             .commit(store, std::mem::take(&mut self.ledger.batch))
     }

@@ -67,9 +67,11 @@ pub(crate) struct Entry {
 }
 
 /// Records of the last run, states and records of this one.
-pub(crate) struct Ledger {
-    /// The store's records as the run began, read as each node is planned.
-    pub records: NodeRecords,
+pub(crate) struct Ledger<'s> {
+    /// The store's records, read as each node is planned. A commit writes
+    /// only nodes built or adopted, whose states hold what they were given,
+    /// so what is read is what the run began with.
+    pub records: NodeRecords<'s>,
     /// Nodes done this run, kept or not.
     pub states: HashMap<String, NodeState>,
     /// What the next commit writes to the store.
@@ -77,8 +79,8 @@ pub(crate) struct Ledger {
     pub actions: Vec<Action>,
 }
 
-impl Ledger {
-    pub fn new(records: NodeRecords) -> Ledger {
+impl<'s> Ledger<'s> {
+    pub fn new(records: NodeRecords<'s>) -> Ledger<'s> {
         Ledger {
             records,
             states: HashMap::new(),

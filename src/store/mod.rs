@@ -18,6 +18,7 @@ use crate::error::{Error, Result};
 use crate::markdown::{Status, Topic};
 use redb::{Database, ReadOnlyDatabase, ReadableDatabase, ReadableTable, TableDefinition};
 use serde::{Deserialize, Serialize};
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -75,25 +76,43 @@ pub struct NodeRecord {
     pub pending: Vec<String>,
 }
 
-/// The node records of one moment, read one at a time: a compaction asks
-/// for a node's record as it plans it (and a kept child's topics when a
-/// parent is rebuilt) instead of holding them
-/// all (at ten years, 4,295 records with their topics were 11 MB of a
-/// no-op compaction's 14 MB peak heap).
-pub struct NodeRecords {
-    table: redb::ReadOnlyTable<&'static str, &'static [u8]>,
-    path: PathBuf,
+/// The node records, read one at a time: a compaction asks for a node's
+/// record as it plans it (and a kept child's topics when a parent is
+/// rebuilt) instead of holding them all (at ten years, 4,295 records with
+/// their topics were 11 MB of a no-op compaction's 14 MB peak heap).
+///
+/// Reads go through one read transaction, opened at the first read and
+/// let go by [`NodeRecords::release`] before each commit: redb cannot
+/// reuse the pages a commit frees while a reader older than it is open,
+/// and a run that kept one snapshot for all its commits left the store
+/// twice its size after rewriting a year's nodes.
+pub struct NodeRecords<'s> {
+    store: &'s Store,
+    table: OnceCell<redb::ReadOnlyTable<&'static str, &'static [u8]>>,
 }
 
-impl NodeRecords {
+impl NodeRecords<'_> {
     /// A node's record; one that does not decode is as good as absent (the
     /// node is rebuilt or adopted).
     pub fn get(&self, node: &str) -> Result<Option<NodeRecord>> {
-        let value = self.table.get(node).map_err(|e| Error::Store {
-            path: self.path.clone(),
-            source: Box::new(e.into()),
-        })?;
+        let value = self.table()?.get(node).map_err(|e| self.store.err(e))?;
         Ok(value.and_then(|v| codec::decode(v.value())))
+    }
+
+    /// Lets go of the read transaction: the next read sees every commit
+    /// made before it.
+    pub fn release(&mut self) {
+        self.table = OnceCell::new();
+    }
+
+    fn table(&self) -> Result<&redb::ReadOnlyTable<&'static str, &'static [u8]>> {
+        if let Some(table) = self.table.get() {
+            return Ok(table);
+        }
+        let store = self.store;
+        let txn = store.db.begin_read().map_err(|e| store.err(e))?;
+        let table = txn.open_table(NODES).map_err(|e| store.err(e))?;
+        Ok(self.table.get_or_init(|| table))
     }
 }
 
@@ -220,15 +239,12 @@ impl Store {
         self.load(NODES)
     }
 
-    /// The node records as they are now, to be looked up one at a time
-    /// (later commits are not seen).
-    pub fn node_records(&self) -> Result<NodeRecords> {
-        let txn = self.db.begin_read().map_err(|e| self.err(e))?;
-        let table = txn.open_table(NODES).map_err(|e| self.err(e))?;
-        Ok(NodeRecords {
-            table,
-            path: self.path.clone(),
-        })
+    /// The node records, to be looked up one at a time.
+    pub fn node_records(&self) -> NodeRecords<'_> {
+        NodeRecords {
+            store: self,
+            table: OnceCell::new(),
+        }
     }
 
     /// A small value from the meta table.
