@@ -31,45 +31,26 @@ pub(crate) enum DraftBody {
 
 impl Run<'_> {
     /// Reads the sources and decides between a copy and a summary. A source
-    /// that cannot be read is the problem returned.
+    /// that cannot be read is the problem returned (the node is held back);
+    /// a store that cannot be read is the run's error.
     pub(super) fn draft(
         &mut self,
         id: NodeId,
         inputs: Inputs,
         reason: super::Reason,
         keep_prev: bool,
-    ) -> Result<Draft, Problem> {
-        let mut sources = Vec::new();
-        let mut topics = Vec::new();
-        for src in &inputs.ready {
-            let text = match id.level() {
-                Level::Daily => self.texts.read_raw(self.root, src),
-                _ => self.texts.read(self.root, src).map(Cow::Borrowed),
-            }
-            .map_err(|e| problem_of(src, e))?;
-            let doc = markdown::parse_document(&text).map_err(|e| Problem {
-                path: src.clone(),
-                line: Some(e.line),
-                message: e.message,
-            })?;
-            let body = doc.body.to_string();
-            if id.level() == Level::Daily {
-                topics.extend(markdown::topics_of(&body));
-            }
-            sources.push(SourceText {
-                path: src.clone(),
-                lines: markdown::line_count(&body),
-                body,
-            });
-        }
+    ) -> crate::Result<Result<Draft, Problem>> {
+        let (mut sources, raw_topics) = match self.read_sources(id, &inputs) {
+            Ok(read) => read,
+            Err(problem) => return Ok(Err(problem)),
+        };
         // A daily's topics come from the raw log just read; a parent's
         // from its children's states.
         let topics = if id.level() == Level::Daily {
-            inputs::dedup(topics)
+            inputs::dedup(raw_topics)
         } else {
             let (ledger, texts) = (&self.ledger, &mut self.texts);
-            inputs::topics_of_sources(id, &inputs, ledger, texts, self.root)
-                .map_err(|e| problem_of(".hipo/store.redb", e))?
+            inputs::topics_of_sources(id, &inputs, ledger, texts, self.root)?
         };
         let source_lines: usize = sources.iter().map(|s| s.lines).sum();
         let body = if source_lines > self.threshold(id.level()) {
@@ -94,7 +75,7 @@ impl Run<'_> {
         } else {
             DraftBody::Ready(concat(id, &sources, &inputs.pending))
         };
-        Ok(Draft {
+        Ok(Ok(Draft {
             id,
             reason,
             keep_prev,
@@ -102,7 +83,40 @@ impl Run<'_> {
             topics,
             source_lines,
             body,
-        })
+        }))
+    }
+
+    /// A node's ready sources, read and parsed, and the topics of a raw
+    /// log's entries.
+    fn read_sources(
+        &mut self,
+        id: NodeId,
+        inputs: &Inputs,
+    ) -> Result<(Vec<SourceText>, Vec<Topic>), Problem> {
+        let mut sources = Vec::new();
+        let mut topics = Vec::new();
+        for src in &inputs.ready {
+            let text = match id.level() {
+                Level::Daily => self.texts.read_raw(self.root, src),
+                _ => self.texts.read(self.root, src).map(Cow::Borrowed),
+            }
+            .map_err(|e| problem_of(src, e))?;
+            let doc = markdown::parse_document(&text).map_err(|e| Problem {
+                path: src.clone(),
+                line: Some(e.line),
+                message: e.message,
+            })?;
+            let body = doc.body.to_string();
+            if id.level() == Level::Daily {
+                topics.extend(markdown::topics_of(&body));
+            }
+            sources.push(SourceText {
+                path: src.clone(),
+                lines: markdown::line_count(&body),
+                body,
+            });
+        }
+        Ok((sources, topics))
     }
 
     /// Summarises a level's drafts as one batch, then writes each.

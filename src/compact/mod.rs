@@ -321,15 +321,17 @@ impl Run<'_> {
             match self.plan(id, &inputs, record.as_ref()) {
                 Plan::Skip | Plan::Keep => self.ledger.keep_as(id, record),
                 Plan::Adopt { reason, own } => self.adopt(id, &inputs, reason, own)?,
-                Plan::Build(build) => match self.draft(id, inputs, build.reason, build.keep_prev) {
-                    // A hipocampus summary that still covers its sources is
-                    // adopted rather than replaced by a stub.
-                    Ok(d) if build.covered(d.source_lines, threshold) => {
-                        self.adopt(id, &d.inputs, None, false)?
+                Plan::Build(build) => {
+                    match self.draft(id, inputs, build.reason, build.keep_prev)? {
+                        // A hipocampus summary that still covers its sources is
+                        // adopted rather than replaced by a stub.
+                        Ok(d) if build.covered(d.source_lines, threshold) => {
+                            self.adopt(id, &d.inputs, None, false)?
+                        }
+                        Ok(d) => drafts.push(d),
+                        Err(p) => self.held_back(id, p)?,
                     }
-                    Ok(d) => drafts.push(d),
-                    Err(p) => self.held_back(id, p)?,
-                },
+                }
             }
         }
         self.summarize_and_write(drafts)
