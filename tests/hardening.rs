@@ -8,15 +8,7 @@ use serde_json::Value;
 use std::collections::HashSet;
 use std::path::Path;
 
-const TODAY: &str = "2027-01-21";
-
-/// A compacted temp copy of the sample.
-fn sample() -> Project {
-    let p = Project::sample();
-    let (code, out, err) = p.compact(TODAY);
-    assert_eq!(code, 0, "{out}{err}");
-    p
-}
+use common::SAMPLE_TODAY as TODAY;
 
 fn names(dir: &Path) -> HashSet<String> {
     std::fs::read_dir(dir)
@@ -28,7 +20,7 @@ fn names(dir: &Path) -> HashSet<String> {
 
 #[test]
 fn a_killed_index_update_leaves_no_stuck_index() {
-    let p = sample();
+    let p = Project::compacted_sample();
     p.json(["index"]);
     let hipo = p.path().join(".hipo");
     let saved = p.path().join("saved-cache");
@@ -79,7 +71,7 @@ fn a_killed_index_update_leaves_no_stuck_index() {
 
 #[test]
 fn extra_globs_outside_the_project_are_refused() {
-    let p = sample();
+    let p = Project::compacted_sample();
     for glob in ["/etc/*", "../*", "docs/../../*"] {
         p.write(
             "hipocampus.config.json",
@@ -160,7 +152,7 @@ fn root_md_holds_its_cap_after_a_day_of_ten_thousand_entries() {
 
 #[test]
 fn a_search_under_a_held_lock_never_fails_whatever_the_lock_wait() {
-    let p = sample();
+    let p = Project::compacted_sample();
     p.json(["index"]);
     let project = hipo::Hipo::open(p.path()).unwrap();
     let _held = project.lock(std::time::Duration::ZERO).unwrap();
@@ -199,7 +191,7 @@ fn a_search_under_a_held_lock_never_fails_whatever_the_lock_wait() {
 
 #[test]
 fn last_compaction_run_follows_today() {
-    let p = sample();
+    let p = Project::compacted_sample();
     let state: Value = serde_json::from_str(&p.read("memory/.compaction-state.json")).unwrap();
     let run = state["lastCompactionRun"].as_str().unwrap();
     assert!(run.starts_with("2027-01-2"), "{run}");
@@ -214,7 +206,7 @@ fn last_compaction_run_follows_today() {
 
 #[test]
 fn odd_configs_lock_waits_and_dated_directories_warn() {
-    let p = sample();
+    let p = Project::compacted_sample();
     p.write("hipocampus.config.json", "[]");
     let (code, _, err) = p.run(["search", "postgres"]);
     assert_eq!(code, 0, "{err}");
@@ -312,7 +304,7 @@ fn equal_scores_are_ordered_by_path_and_line_whatever_the_build() {
 
 #[test]
 fn empty_filters_and_nan_scores_are_usage_errors() {
-    let p = sample();
+    let p = Project::compacted_sample();
     for args in [
         vec!["search", "postgres", "type:"],
         vec!["search", "--type", "", "postgres"],
@@ -331,7 +323,7 @@ fn empty_filters_and_nan_scores_are_usage_errors() {
 
 #[test]
 fn a_deleted_store_is_not_called_an_unknown_version() {
-    let p = sample();
+    let p = Project::compacted_sample();
     p.json(["index"]);
     std::fs::remove_file(p.path().join(".hipo/store.redb")).unwrap();
     let (code, _, err) = p.run(["search", "postgres"]);
@@ -342,7 +334,7 @@ fn a_deleted_store_is_not_called_an_unknown_version() {
 
 #[test]
 fn get_says_which_number_is_wrong_not_no_such_file() {
-    let p = sample();
+    let p = Project::compacted_sample();
     for (target, says) in [
         ("memory/2027-01-20.md:5:x", "`x` is not a count of lines"),
         (
@@ -364,7 +356,7 @@ fn get_says_which_number_is_wrong_not_no_such_file() {
 
 #[test]
 fn an_index_that_cannot_be_committed_to_is_rebuilt_with_a_warning() {
-    let p = sample();
+    let p = Project::compacted_sample();
     p.json(["index"]);
     let hipo = p.path().join(".hipo");
     let saved = p.path().join("saved-cache");

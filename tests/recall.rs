@@ -4,18 +4,9 @@ mod common;
 
 use common::Project;
 
-const TODAY: &str = "2027-01-21";
-
-fn sample() -> Project {
-    let p = Project::sample();
-    let (code, out, err) = p.compact(TODAY);
-    assert_eq!(code, 0, "{out}{err}");
-    p
-}
-
 #[test]
 fn a_pack_holds_topics_and_passages_within_its_budget() {
-    let p = sample();
+    let p = Project::compacted_sample();
     let v = p.json([
         "recall",
         "--floor",
@@ -73,7 +64,7 @@ fn a_pack_holds_topics_and_passages_within_its_budget() {
 
 #[test]
 fn old_project_entries_carry_a_freshness_note() {
-    let p = sample();
+    let p = Project::compacted_sample();
     let v = p.json([
         "--today",
         "2027-03-21",
@@ -93,7 +84,7 @@ fn old_project_entries_carry_a_freshness_note() {
 
 #[test]
 fn below_the_floor_the_pack_is_empty() {
-    let p = sample();
+    let p = Project::compacted_sample();
     let out = p
         .hipo()
         .args(["recall", "explain how TCP congestion control works"])
@@ -117,7 +108,7 @@ fn below_the_floor_the_pack_is_empty() {
 /// uses when `--floor` is not given.
 #[test]
 fn a_young_memory_recalls_with_the_default_floor_and_the_config_floor_holds() {
-    let p = sample();
+    let p = Project::compacted_sample();
     let v = p.json(["recall", "when did we cut over to postgres 16?"]);
     assert_eq!(v["abstained"], false, "{v}");
     assert!(

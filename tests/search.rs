@@ -6,21 +6,7 @@ mod common;
 use common::Project;
 use serde_json::Value;
 
-const TODAY: &str = "2027-01-21";
-
-/// A compacted temp copy of the sample.
-fn sample() -> Project {
-    let p = Project::sample();
-    let (code, out, err) = p.compact(TODAY);
-    assert_eq!(code, 0, "{out}{err}");
-    p
-}
-
-/// Runs `hipo --json search ARGS…` and returns its hits.
-fn hits(p: &Project, args: &[&str]) -> Vec<Value> {
-    let v = p.json(std::iter::once("search").chain(args.iter().copied()));
-    v["hits"].as_array().unwrap().clone()
-}
+use common::SAMPLE_TODAY as TODAY;
 
 fn paths(hits: &[Value]) -> Vec<String> {
     hits.iter()
@@ -30,8 +16,8 @@ fn paths(hits: &[Value]) -> Vec<String> {
 
 #[test]
 fn copies_collapse_to_the_raw_log_with_also_in() {
-    let p = sample();
-    let h = hits(&p, &["postgres 16 cutover", "-n", "3"]);
+    let p = Project::compacted_sample();
+    let h = p.hits(&["postgres 16 cutover", "-n", "3"]);
     let top = &h[0];
     assert_eq!(top["path"], "memory/2027-01-08.md");
     assert_eq!(top["level"], "raw");
@@ -51,7 +37,7 @@ fn copies_collapse_to_the_raw_log_with_also_in() {
         ]
     );
     // No copy of the same entry shows up as a result of its own.
-    let all = hits(&p, &["cutover", "-n", "20"]);
+    let all = p.hits(&["cutover", "-n", "20"]);
     let headings: Vec<&str> = all.iter().map(|h| h["heading"].as_str().unwrap()).collect();
     let mut unique = headings.clone();
     unique.sort();
@@ -61,8 +47,8 @@ fn copies_collapse_to_the_raw_log_with_also_in() {
 
 #[test]
 fn hits_carry_line_snippet_and_highlights() {
-    let p = sample();
-    let h = &hits(&p, &["\"sequences synced\"", "level:raw"])[0];
+    let p = Project::compacted_sample();
+    let h = &p.hits(&["\"sequences synced\"", "level:raw"])[0];
     assert_eq!(h["path"], "memory/2027-01-08.md");
     let line = h["line"].as_u64().unwrap() as usize;
     let text = p.read("memory/2027-01-08.md");
@@ -84,19 +70,19 @@ fn hits_carry_line_snippet_and_highlights() {
 
 #[test]
 fn korean_queries_match_inside_words() {
-    let p = sample();
-    let h = hits(&p, &["회의", "level:raw"]);
+    let p = Project::compacted_sample();
+    let h = p.hits(&["회의", "level:raw"]);
     assert_eq!(h[0]["path"], "memory/2026-12-17.md", "{h:?}");
     assert!(h[0]["snippet"].as_str().unwrap().contains("**회의**"));
     // 온콜 appears inside 온콜은 / 온콜을 too.
-    assert!(!hits(&p, &["온콜"]).is_empty());
+    assert!(!p.hits(&["온콜"]).is_empty());
 }
 
 #[test]
 fn secrets_are_neither_indexed_nor_shown() {
-    let p = sample();
-    assert!(hits(&p, &["hunter2secret"]).is_empty());
-    assert!(hits(&p, &["AKIAIOSFODNN7EXAMPLE"]).is_empty());
+    let p = Project::compacted_sample();
+    assert!(p.hits(&["hunter2secret"]).is_empty());
+    assert!(p.hits(&["AKIAIOSFODNN7EXAMPLE"]).is_empty());
     let out = p
         .hipo()
         .args(["search", "--full", "staging credentials"])
@@ -121,20 +107,20 @@ fn secrets_are_neither_indexed_nor_shown() {
 
 #[test]
 fn filters_inline_and_as_flags() {
-    let p = sample();
-    for h in hits(&p, &["type:feedback", "-n", "50"]) {
+    let p = Project::compacted_sample();
+    for h in p.hits(&["type:feedback", "-n", "50"]) {
         assert_eq!(h["type"], "feedback", "{h}");
     }
-    for h in hits(&p, &["postgres", "--level", "weekly"]) {
+    for h in p.hits(&["postgres", "--level", "weekly"]) {
         assert_eq!(h["level"], "weekly", "{h}");
     }
-    for h in hits(&p, &["postgres", "month:2026-12", "level:raw"]) {
+    for h in p.hits(&["postgres", "month:2026-12", "level:raw"]) {
         assert!(h["date"].as_str().unwrap().starts_with("2026-12"), "{h}");
     }
-    let k = hits(&p, &["postgres", "path:knowledge/"]);
+    let k = p.hits(&["postgres", "path:knowledge/"]);
     assert!(!k.is_empty());
     assert!(paths(&k).iter().all(|p| p.starts_with("knowledge/")));
-    let after = hits(&p, &["postgres", "level:raw", "after:2027-01-10"]);
+    let after = p.hits(&["postgres", "level:raw", "after:2027-01-10"]);
     assert!(
         after
             .iter()
@@ -142,11 +128,11 @@ fn filters_inline_and_as_flags() {
         "{after:?}"
     );
     // Excluded words remove results.
-    let with = hits(&p, &["replication"]).len();
-    let without = hits(&p, &["replication -slot"]).len();
+    let with = p.hits(&["replication"]).len();
+    let without = p.hits(&["replication -slot"]).len();
     assert!(without < with, "{with} vs {without}");
     // A phrase must appear as written.
-    for h in hits(&p, &["\"read-only\"", "--full"]) {
+    for h in p.hits(&["\"read-only\"", "--full"]) {
         assert!(
             h["text"]
                 .as_str()
@@ -159,7 +145,7 @@ fn filters_inline_and_as_flags() {
 
 #[test]
 fn bad_queries_exit_2_and_say_what_to_write() {
-    let p = sample();
+    let p = Project::compacted_sample();
     for (args, says) in [
         (vec!["search", "type:bug"], "unknown type `bug`"),
         (vec!["search", "x", "--after", "2027-02-30"], "not a date"),
@@ -178,13 +164,13 @@ fn bad_queries_exit_2_and_say_what_to_write() {
 
 #[test]
 fn search_sees_appends_and_deletions_without_an_update_step() {
-    let p = sample();
-    assert!(hits(&p, &["zeppelin"]).is_empty());
+    let p = Project::compacted_sample();
+    assert!(p.hits(&["zeppelin"]).is_empty());
     p.append(
         "memory/2027-01-20.md",
         "\n## Zeppelin hangar lease [project]\n- outcome: signed for two years\n",
     );
-    let h = hits(&p, &["zeppelin"]);
+    let h = p.hits(&["zeppelin"]);
     assert_eq!(h.len(), 1);
     assert_eq!(h[0]["path"], "memory/2027-01-20.md");
     let line = h[0]["lines"][0].as_u64().unwrap() as usize;
@@ -201,26 +187,26 @@ fn search_sees_appends_and_deletions_without_an_update_step() {
         p.path().join("knowledge/releases.md"),
     )
     .unwrap();
-    let k = paths(&hits(&p, &["release", "path:knowledge/"]));
+    let k = paths(&p.hits(&["release", "path:knowledge/"]));
     assert!(k.contains(&"knowledge/releases.md".to_string()), "{k:?}");
     assert!(!k.contains(&"knowledge/release-process.md".to_string()));
     std::fs::remove_file(p.path().join("memory/2027-01-20.md")).unwrap();
-    assert!(hits(&p, &["zeppelin"]).is_empty());
+    assert!(p.hits(&["zeppelin"]).is_empty());
 }
 
 #[test]
 fn a_deleted_or_corrupt_cache_is_rebuilt() {
-    let p = sample();
-    let before = hits(&p, &["cutover rehearsal"]);
+    let p = Project::compacted_sample();
+    let before = p.hits(&["cutover rehearsal"]);
     std::fs::remove_dir_all(p.path().join(".hipo")).unwrap();
-    assert_eq!(paths(&hits(&p, &["cutover rehearsal"])), paths(&before));
+    assert_eq!(paths(&p.hits(&["cutover rehearsal"])), paths(&before));
     std::fs::write(p.path().join(".hipo/index/meta.json"), "not json").unwrap();
-    assert_eq!(paths(&hits(&p, &["cutover rehearsal"])), paths(&before));
+    assert_eq!(paths(&p.hits(&["cutover rehearsal"])), paths(&before));
 }
 
 #[test]
 fn index_reports_and_is_incremental() {
-    let p = sample();
+    let p = Project::compacted_sample();
     let run = |p: &Project| -> Value { p.json(["index"]) };
     let first = run(&p);
     assert!(first["rebuilt"].is_string(), "{first}");
@@ -240,105 +226,8 @@ fn index_reports_and_is_incremental() {
 }
 
 #[test]
-fn get_prints_numbered_lines_and_resolves_hit_ids() {
-    let p = sample();
-    let out = p
-        .hipo()
-        .args(["get", "memory/2026-12-14.md:3:2"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 2, "{text}");
-    assert!(
-        lines[0].starts_with("3  ## Postgres 16 migration kickoff"),
-        "{text}"
-    );
-    let h = &hits(&p, &["cutover rehearsal"])[0];
-    let id = h["id"].as_str().unwrap();
-    let out = p.hipo().args(["get", id]).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8_lossy(&out.stdout);
-    let first = h["lines"][0].as_u64().unwrap();
-    assert!(
-        text.starts_with(&format!("{first}  ## Cutover rehearsal")),
-        "{text}"
-    );
-}
-
-#[test]
-fn files_lists_unique_paths() {
-    let p = sample();
-    let out = p
-        .hipo()
-        .args(["search", "postgres", "--files", "-n", "20"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    let lines: Vec<&str> = text.lines().collect();
-    let mut unique = lines.clone();
-    unique.sort();
-    unique.dedup();
-    assert_eq!(lines.len(), unique.len());
-    assert!(lines.iter().all(|l| l.ends_with(".md")), "{text}");
-}
-
-#[test]
-fn eval_scores_a_fixture() {
-    let p = sample();
-    p.write(
-        "eval.jsonl",
-        concat!(
-            r#"{"query": "when did we switch writes to the new database?", "expected": ["memory/2027-01-08.md:3"], "group": "fact"}"#,
-            "\n",
-            r#"{"query": "배포 일정", "expected": ["배포 일정 회의"], "group": "fact"}"#,
-            "\n",
-            r#"{"query": "zzzz nothing matches", "expected": ["memory/2026-12-14.md"]}"#,
-            "\n"
-        ),
-    );
-    let v = p.json([
-        std::ffi::OsStr::new("eval"),
-        p.path().join("eval.jsonl").as_os_str(),
-    ]);
-    assert_eq!(v["overall"]["cases"], 3);
-    let r10 = v["overall"]["recall"]["10"].as_f64().unwrap();
-    assert!((r10 - 2.0 / 3.0).abs() < 1e-9, "{v}");
-    assert_eq!(v["groups"]["fact"]["cases"], 2);
-    // The report saved is a baseline: the change per group and k.
-    p.write("base.json", v.to_string());
-    let fixture = p.path().join("eval.jsonl");
-    let base = p.path().join("base.json");
-    let args = [
-        std::ffi::OsStr::new("eval"),
-        fixture.as_os_str(),
-        std::ffi::OsStr::new("--baseline"),
-        base.as_os_str(),
-    ];
-    let v = p.json(args);
-    assert_eq!(v["change"]["all"]["recall"]["10"][0].as_f64(), Some(r10));
-    assert_eq!(v["change"]["fact"]["recall"]["10"][1].as_f64(), Some(1.0));
-    let out = p.hipo().args(args).output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("0.667 (+0.000)"), "{text}");
-    p.write("bad.jsonl", "{\"query\": \"x\", \"expected\": []}\n");
-    let out = p
-        .hipo()
-        .arg("eval")
-        .arg(p.path().join("bad.jsonl"))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.jsonl:1"));
-}
-
-#[test]
 fn unreadable_files_are_named_and_the_rest_searched() {
-    let p = sample();
+    let p = Project::compacted_sample();
     p.write("knowledge/broken.md", b"## Fine\nok\n\xff\xfe bad\n");
     let out = p.hipo().args(["search", "postgres"]).output().unwrap();
     assert_eq!(out.status.code(), Some(1));
@@ -349,7 +238,7 @@ fn unreadable_files_are_named_and_the_rest_searched() {
 
 #[test]
 fn extra_globs_from_the_config_are_searched() {
-    let p = sample();
+    let p = Project::compacted_sample();
     p.write(
         "docs/runbooks/failover.md",
         "## Failover drill\nPromote the standby with pg_ctl promote.\n",
@@ -358,15 +247,15 @@ fn extra_globs_from_the_config_are_searched() {
     let mut v: Value = serde_json::from_str(&config).unwrap();
     v["search"] = serde_json::json!({"extraGlobs": ["docs/**/*.md"]});
     p.write("hipocampus.config.json", v.to_string());
-    let h = hits(&p, &["promote standby"]);
+    let h = p.hits(&["promote standby"]);
     assert_eq!(h[0]["path"], "docs/runbooks/failover.md");
     assert_eq!(h[0]["level"], "other");
 }
 
 #[test]
 fn a_busy_project_is_searched_as_it_is() {
-    let p = sample();
-    hits(&p, &["postgres"]);
+    let p = Project::compacted_sample();
+    p.hits(&["postgres"]);
     let project = hipo::Hipo::open(p.path()).unwrap();
     let _held = project.lock(std::time::Duration::ZERO).unwrap();
     let out = p
@@ -383,7 +272,7 @@ fn a_busy_project_is_searched_as_it_is() {
 
 #[test]
 fn human_output() {
-    let p = sample();
+    let p = Project::compacted_sample();
     let out = p
         .hipo()
         .args(["search", "restart production database approval", "-n", "1"])
@@ -405,14 +294,14 @@ fn human_output() {
 
 #[test]
 fn a_secret_in_a_heading_is_neither_found_nor_shown() {
-    let p = sample();
+    let p = Project::compacted_sample();
     let token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
     p.append(
         "memory/2027-01-20.md",
         &format!("\n## Rotated GITHUB_TOKEN={token} for CI [project]\n- outcome: zeppelin deploys green\n"),
     );
-    assert!(hits(&p, &[token]).is_empty());
-    let h = &hits(&p, &["zeppelin"])[0];
+    assert!(p.hits(&[token]).is_empty());
+    let h = &p.hits(&["zeppelin"])[0];
     let heading = h["heading"].as_str().unwrap();
     assert!(
         heading.contains("[REDACTED]") && !heading.contains(token),
@@ -422,7 +311,7 @@ fn a_secret_in_a_heading_is_neither_found_nor_shown() {
 
 #[test]
 fn a_key_block_longer_than_a_window_never_shows_in_a_snippet() {
-    let p = sample();
+    let p = Project::compacted_sample();
     let key_line = "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAABlwAAAAdzc2gtcn";
     let mut entry = String::from("\n## Deploy box setup [project]\n");
     for i in 0..30 {
@@ -435,7 +324,7 @@ fn a_key_block_longer_than_a_window_never_shows_in_a_snippet() {
     }
     entry.push_str("-----END OPENSSH PRIVATE KEY-----\n- done\n");
     p.append("memory/2027-01-20.md", &entry);
-    let h = hits(&p, &["zeppelin", "--full"]);
+    let h = p.hits(&["zeppelin", "--full"]);
     assert_eq!(h.len(), 1);
     for field in ["snippet", "snippet_text", "text"] {
         let shown = h[0][field].as_str().unwrap();
@@ -444,26 +333,8 @@ fn a_key_block_longer_than_a_window_never_shows_in_a_snippet() {
 }
 
 #[test]
-fn a_stale_hit_id_says_search_again() {
-    let p = sample();
-    let id = hits(&p, &["cutover rehearsal"])[0]["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let path = "memory/2027-01-05.md";
-    let text = p.read(path);
-    p.write(
-        path,
-        format!("# 2027-01-05\n\nA new first paragraph.\n\n{text}"),
-    );
-    let (code, _, err) = p.run(["get", &id]);
-    assert_eq!(code, 2);
-    assert!(err.contains("search again"), "{err}");
-}
-
-#[test]
 fn index_waits_for_a_busy_project_and_never_claims_to_be_up_to_date() {
-    let p = sample();
+    let p = Project::compacted_sample();
     p.json(["index"]);
     let project = hipo::Hipo::open(p.path()).unwrap();
     let _held = project.lock(std::time::Duration::ZERO).unwrap();
@@ -491,7 +362,7 @@ fn required_and_excluded_words_count_over_the_whole_section() {
         "memory/2026-03-11.md",
         "## Short [project]\nzorbadog alone\n",
     );
-    let files = |args: &[&str]| paths(&hits(&p, args));
+    let files = |args: &[&str]| paths(&p.hits(args));
     assert_eq!(files(&["+zorbadog", "+quixocat"]), ["memory/2026-03-10.md"]);
     assert_eq!(
         files(&["\"zorbadog\" \"quixocat\""]),
@@ -502,9 +373,9 @@ fn required_and_excluded_words_count_over_the_whole_section() {
 
 #[test]
 fn a_day_a_monthly_holds_from_the_month_before_keeps_its_date() {
-    let p = sample();
-    assert!(hits(&p, &["after:2027-01-25"]).is_empty());
-    let december = hits(&p, &["month:2027-01", "-n", "50"]);
+    let p = Project::compacted_sample();
+    assert!(p.hits(&["after:2027-01-25"]).is_empty());
+    let december = p.hits(&["month:2027-01", "-n", "50"]);
     assert!(!december.is_empty());
     for h in &december {
         let date = h["date"].as_str().unwrap();
@@ -519,67 +390,15 @@ fn a_fence_with_a_language_does_not_hide_the_sessions_after_it() {
         "memory/2026-03-10.md",
         "## Session one [project]\n```python\n# a comment\n```python\nprint(1)\n```\n## Session two [project]\nmarmoset facts\n",
     );
-    let h = hits(&p, &["marmoset"]);
+    let h = p.hits(&["marmoset"]);
     assert_eq!(h[0]["heading"], "Session two", "{h:?}");
 }
 
 #[test]
-fn odd_counts_and_line_numbers_are_refused_clearly() {
-    let p = sample();
-    let (code, _, err) = p.run(["search", "postgres", "-n", "0"]);
-    assert_eq!(code, 2, "{err}");
-    assert!(err.contains("1 or more"), "{err}");
-    assert!(!hits(&p, &["postgres", "-n", "1000000000"]).is_empty());
-    let (code, _, err) = p.run(["get", "memory/2027-01-12.md:abc"]);
-    assert_eq!(code, 2);
-    assert!(err.contains("PATH:LINE"), "{err}");
-    let (code, _, err) = p.run(["get", "memory/2027-01-12.md:3:0"]);
-    assert_eq!(code, 2);
-    assert!(err.contains("1 or more"), "{err}");
-}
-
-#[cfg(unix)]
-#[test]
-fn a_symlinked_file_search_finds_can_be_read_with_get() {
-    let p = sample();
-    let outside = tempfile::tempdir().unwrap();
-    std::fs::write(
-        outside.path().join("n.md"),
-        "# Linked\n\nlinkedmarker here\n",
-    )
-    .unwrap();
-    std::os::unix::fs::symlink(
-        outside.path().join("n.md"),
-        p.path().join("knowledge/linked.md"),
-    )
-    .unwrap();
-    let h = hits(&p, &["linkedmarker"]);
-    assert_eq!(h[0]["path"], "knowledge/linked.md");
-    let (code, out, err) = p.run(["get", "knowledge/linked.md:3"]);
-    assert_eq!(code, 0, "{err}");
-    assert!(out.contains("linkedmarker"));
-    let (code, _, _) = p.run(["get", "../n.md"]);
-    assert_eq!(code, 2, "a path out of the project is refused");
-}
-
-#[test]
-fn an_eval_case_that_cannot_be_searched_is_named_by_line() {
-    let p = sample();
-    p.write(
-        "cases.jsonl",
-        "{\"query\": \"postgres\", \"expected\": [\"x\"]}\n{\"query\": \"the\", \"expected\": [\"x\"]}\n",
-    );
-    let fixture = p.path().join("cases.jsonl");
-    let (code, _, err) = p.run(["eval", fixture.to_str().unwrap()]);
-    assert_eq!(code, 2);
-    assert!(err.contains("line 2"), "{err}");
-}
-
-#[test]
 fn an_edit_with_its_mtime_put_back_is_still_seen() {
-    let p = sample();
+    let p = Project::compacted_sample();
     let rel = "memory/2027-01-20.md";
-    assert!(hits(&p, &["flapove"]).is_empty());
+    assert!(p.hits(&["flapove"]).is_empty());
     let path = p.path().join(rel);
     let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
     let text = p.read(rel);
@@ -592,19 +411,19 @@ fn an_edit_with_its_mtime_put_back_is_still_seen() {
         .unwrap()
         .set_modified(mtime)
         .unwrap();
-    assert_eq!(paths(&hits(&p, &["flapove"])), [rel]);
+    assert_eq!(paths(&p.hits(&["flapove"])), [rel]);
 }
 
 #[test]
 fn a_secret_in_a_heading_never_reaches_the_store() {
-    let p = sample();
+    let p = Project::compacted_sample();
     p.append(
         "memory/2027-01-20.md",
         "\n## Deploy creds sk-proj-abcdefghijklmnopqrstuvwx12 [project]\n- rotated\n",
     );
     let (code, _, err) = p.compact(TODAY);
     assert_eq!(code, 0, "{err}");
-    hits(&p, &["rotated"]);
+    p.hits(&["rotated"]);
     let bytes = std::fs::read(p.path().join(".hipo/store.redb")).unwrap();
     let needle = b"abcdefghijklmnopqrstuvwx12";
     assert!(!bytes.windows(needle.len()).any(|w| w == needle));
@@ -616,7 +435,7 @@ fn a_secret_in_a_heading_never_reaches_the_store() {
 /// (hooks search on every prompt).
 #[test]
 fn an_unreadable_file_does_not_make_every_search_write_the_store() {
-    let p = sample();
+    let p = Project::compacted_sample();
     p.write(
         "memory/2027-01-23.md",
         b"# 2027-01-23\n\nok\n\xff\n".as_slice(),
@@ -663,7 +482,7 @@ fn the_session_opened_for_a_subject_ranks_first() {
          User: and the kayak trip, plan it too\n{passing}{filler}\n## Session lake\nUser: Can you help me plan my kayak trip on Lake Tahoe?\n{filler}"
     );
     p.write("memory/2026-03-02.md", text);
-    let h = hits(&p, &["what did we plan for my kayak trip?", "-n", "2"]);
+    let h = p.hits(&["what did we plan for my kayak trip?", "-n", "2"]);
     assert_eq!(h[0]["heading"], "2026-03-02 › Session lake", "{h:#?}");
 }
 
@@ -697,7 +516,7 @@ fn the_first_results_do_not_depend_on_how_many_are_asked_for() {
         p.write(&format!("memory/2026-02-{day:02}.md"), log);
     }
     let places = |q: &str, n: &str| -> Vec<String> {
-        hits(&p, &[q, "-n", n])
+        p.hits(&[q, "-n", n])
             .iter()
             .map(|h| format!("{}:{}", h["path"], h["line"]))
             .collect()

@@ -5,6 +5,9 @@ use assert_cmd::Command;
 pub mod fake_embed;
 pub mod fake_ollama;
 pub mod props;
+
+/// The date the sample memory is compacted as of in most tests.
+pub const SAMPLE_TODAY: &str = "2027-01-21";
 use std::path::{Path, PathBuf};
 
 /// Runs a command that must succeed: a failure shows its stdout and stderr.
@@ -78,6 +81,20 @@ impl Project {
             p.path(),
         );
         p
+    }
+
+    /// A temp copy of the sample, compacted as of [`SAMPLE_TODAY`].
+    pub fn compacted_sample() -> Project {
+        let p = Project::sample();
+        let (code, out, err) = p.compact(SAMPLE_TODAY);
+        assert_eq!(code, 0, "{out}{err}");
+        p
+    }
+
+    /// Runs `hipo --json search ARGS…` and returns its hits.
+    pub fn hits(&self, args: &[&str]) -> Vec<serde_json::Value> {
+        let v = self.json(std::iter::once("search").chain(args.iter().copied()));
+        v["hits"].as_array().unwrap().clone()
     }
 
     pub fn path(&self) -> &Path {
