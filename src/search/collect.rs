@@ -4,6 +4,7 @@
 //! one result too, judged whole by [`SectionRule`].
 
 use super::build::Built;
+use super::rank::Ranked;
 use crate::error::{Error, Result};
 use crate::index::schema::{UNIT_WINDOW, name};
 use crate::index::{DocLevel, Fields};
@@ -159,8 +160,6 @@ pub(super) fn collect(
     rule: &SectionRule,
     limit: usize,
 ) -> Result<Vec<Group>> {
-    let fp_of = |a: DocAddress| cols[a.segment_ord as usize].fp.first(a.doc_id).unwrap_or(0);
-    let err = Error::index("searching");
     // Never ask tantivy for more hits than there are documents: it
     // allocates the whole pool up front (`-n 1000000000`).
     let docs = usize::try_from(searcher.num_docs())
@@ -172,68 +171,8 @@ pub(super) fn collect(
         .max(POOL_MIN)
         .min(docs);
     loop {
-        let (top, more): (Vec<super::rank::Ranked>, bool) = if built.scored {
-            super::rank::sections(searcher, cols, built, pool)?
-        } else {
-            let top: Vec<super::rank::Ranked> = searcher
-                .search(
-                    &built.query,
-                    &TopDocs::with_limit(pool)
-                        .order_by_fast_field::<u64>(name::DATE_HI, Order::Desc),
-                )
-                .map_err(err)?
-                .into_iter()
-                .map(|(_, addr)| super::rank::Ranked {
-                    score: 0.0,
-                    evidence: 0.0,
-                    coverage: 1.0,
-                    addr,
-                    window: false,
-                })
-                .collect();
-            let more = top.len() == pool;
-            (top, more)
-        };
-        // Ties are broken by what the window is (its place, not where a
-        // build happened to put it), so results repeat across rebuilds: a
-        // group's best window is the most specific of its top-scoring
-        // ones, and groups of equal score are ordered by that window.
-        let mut groups: Vec<(Group, [u64; 4])> = Vec::new();
-        let mut at: HashMap<u64, usize> = HashMap::new();
-        for r in &top {
-            let (score, addr, window) = (r.score, r.addr, r.window);
-            if !rule.passes(section_of(cols, addr)) {
-                continue;
-            }
-            let fp = fp_of(addr);
-            let key = place_key(cols, addr);
-            match at.get(&fp) {
-                Some(&i) => {
-                    let (g, k) = &mut groups[i];
-                    if score == g.score && key < *k {
-                        g.best = addr;
-                        g.evidence = r.evidence;
-                        g.coverage = r.coverage;
-                        g.window = window;
-                        *k = key;
-                    }
-                }
-                None => {
-                    at.insert(fp, groups.len());
-                    groups.push((
-                        Group {
-                            fp,
-                            score,
-                            evidence: r.evidence,
-                            coverage: r.coverage,
-                            best: addr,
-                            window,
-                        },
-                        key,
-                    ));
-                }
-            }
-        }
+        let (top, more) = ranked(searcher, cols, built, pool)?;
+        let mut groups = groups(cols, rule, &top);
         if built.scored {
             groups.sort_by(|(a, ka), (b, kb)| b.score.total_cmp(&a.score).then(ka.cmp(kb)));
         }
@@ -252,6 +191,84 @@ pub(super) fn collect(
         }
         pool = pool.saturating_mul(4).min(docs);
     }
+}
+
+/// The top `pool` sections by score (a query without scored terms: the
+/// newest first), and whether there may be more.
+fn ranked(
+    searcher: &Searcher,
+    cols: &[Columns],
+    built: &Built,
+    pool: usize,
+) -> Result<(Vec<Ranked>, bool)> {
+    if built.scored {
+        return super::rank::sections(searcher, cols, built, pool);
+    }
+    let top: Vec<Ranked> = searcher
+        .search(
+            &built.query,
+            &TopDocs::with_limit(pool).order_by_fast_field::<u64>(name::DATE_HI, Order::Desc),
+        )
+        .map_err(Error::index("searching"))?
+        .into_iter()
+        .map(|(_, addr)| Ranked {
+            score: 0.0,
+            evidence: 0.0,
+            coverage: 1.0,
+            addr,
+            window: false,
+        })
+        .collect();
+    let more = top.len() == pool;
+    Ok((top, more))
+}
+
+/// The ranked sections that pass `rule`, copies of one passage grouped,
+/// each with its best window's place key.
+///
+/// Ties are broken by what the window is (its place, not where a build
+/// happened to put it), so results repeat across rebuilds: a group's best
+/// window is the most specific of its top-scoring ones, and groups of
+/// equal score are ordered by that window.
+fn groups(cols: &[Columns], rule: &SectionRule, top: &[Ranked]) -> Vec<(Group, [u64; 4])> {
+    let mut groups: Vec<(Group, [u64; 4])> = Vec::new();
+    let mut at: HashMap<u64, usize> = HashMap::new();
+    for r in top {
+        let (score, addr, window) = (r.score, r.addr, r.window);
+        if !rule.passes(section_of(cols, addr)) {
+            continue;
+        }
+        let fp = cols[addr.segment_ord as usize]
+            .fp
+            .first(addr.doc_id)
+            .unwrap_or(0);
+        let key = place_key(cols, addr);
+        match at.get(&fp) {
+            Some(&i) => {
+                let (g, k) = &mut groups[i];
+                if score == g.score && key < *k {
+                    g.best = addr;
+                    g.evidence = r.evidence;
+                    g.coverage = r.coverage;
+                    g.window = window;
+                    *k = key;
+                }
+            }
+            None => {
+                at.insert(fp, groups.len());
+                let group = Group {
+                    fp,
+                    score,
+                    evidence: r.evidence,
+                    coverage: r.coverage,
+                    best: addr,
+                    window,
+                };
+                groups.push((group, key));
+            }
+        }
+    }
+    groups
 }
 
 /// The window of section `sec` that `passage` scores best, if any matches.
