@@ -318,11 +318,6 @@ pub fn doctor(root: &Path, out: &mut Vec<Finding>) {
     if !installed(root) {
         return;
     }
-    let fix = |what: String| Finding { level: "fix", what };
-    let warn = |what: String| Finding {
-        level: "warn",
-        what,
-    };
     if read(&root.join(HANDLER)).ok().flatten().as_deref() != Some(HANDLER_TS)
         || read(&root.join(HOOK_MD)).ok().flatten() != Some(hook_md())
     {
@@ -336,7 +331,7 @@ pub fn doctor(root: &Path, out: &mut Vec<Finding>) {
         ));
         return;
     };
-    let shown = path.display();
+    let shown = path.display().to_string();
     let cfg = read(&path)
         .ok()
         .flatten()
@@ -353,6 +348,26 @@ pub fn doctor(root: &Path, out: &mut Vec<Finding>) {
             root.display()
         )));
     }
+    doctor_hook(root, &cfg, &shown, out);
+    doctor_mcp(root, &cfg, &shown, out);
+}
+
+/// Something that does not work, and what to do.
+fn fix(what: String) -> Finding {
+    Finding { level: "fix", what }
+}
+
+/// Something that works but could be better.
+fn warn(what: String) -> Finding {
+    Finding {
+        level: "warn",
+        what,
+    }
+}
+
+/// The hook: enabled in OpenClaw's config `shown`, loaded by the running
+/// gateway, and able to find hipo.
+fn doctor_hook(root: &Path, cfg: &Value, shown: &str, out: &mut Vec<Finding>) {
     let entry = cfg.pointer("/hooks/internal/entries/hipo");
     let enabled = entry
         .and_then(|e| e.get("enabled"))
@@ -389,25 +404,35 @@ pub fn doctor(root: &Path, out: &mut Vec<Finding>) {
             "openclaw: the hook runs `{bin}`, which is not there: put hipo on PATH or run `hipo init --platform openclaw` again"
         )));
     }
-    match cfg.pointer("/mcp/servers/hipo") {
-        Some(s) if s.get("command").and_then(Value::as_str).is_some() => {
-            let cmd = s.get("command").and_then(Value::as_str).unwrap_or("hipo");
-            if !super::doctor::reachable(cmd) {
-                out.push(fix(format!(
-                    "openclaw: the MCP server hipo runs `{cmd}`, which is not on PATH: install hipo there (cargo install --path .)"
-                )));
-            }
-            let cwd = s.get("cwd").and_then(Value::as_str).map(Path::new);
-            if cwd.is_some_and(|c| c != root) {
-                out.push(warn(format!(
-                    "openclaw: the MCP server hipo in {shown} serves {}, not this workspace",
-                    cwd.map(|c| c.display().to_string()).unwrap_or_default()
-                )));
-            }
-        }
-        _ => out.push(fix(format!(
+}
+
+/// The MCP server: registered in `shown`, its command on PATH, serving
+/// this workspace.
+fn doctor_mcp(root: &Path, cfg: &Value, shown: &str, out: &mut Vec<Finding>) {
+    let Some(server) = cfg
+        .pointer("/mcp/servers/hipo")
+        .filter(|s| s.get("command").and_then(Value::as_str).is_some())
+    else {
+        out.push(fix(format!(
             "openclaw: no MCP server hipo in {shown}: run `hipo init --platform openclaw`"
-        ))),
+        )));
+        return;
+    };
+    let cmd = server
+        .get("command")
+        .and_then(Value::as_str)
+        .unwrap_or("hipo");
+    if !super::doctor::reachable(cmd) {
+        out.push(fix(format!(
+            "openclaw: the MCP server hipo runs `{cmd}`, which is not on PATH: install hipo there (cargo install --path .)"
+        )));
+    }
+    let cwd = server.get("cwd").and_then(Value::as_str).map(Path::new);
+    if cwd.is_some_and(|c| c != root) {
+        out.push(warn(format!(
+            "openclaw: the MCP server hipo in {shown} serves {}, not this workspace",
+            cwd.map(|c| c.display().to_string()).unwrap_or_default()
+        )));
     }
 }
 
