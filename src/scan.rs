@@ -351,27 +351,9 @@ fn walk(root: &Path, rel_dir: &str, depth: usize, out: &mut Walked, wanted: &dyn
             continue;
         };
         let meta = if file_type.is_symlink() {
-            // A symlinked file is read through (its target's size and mtime).
-            // A symlinked directory is not followed: one pointing back up
-            // the tree would make the walk loop.
-            match std::fs::metadata(entry.path()) {
-                Ok(m) if m.is_dir() => continue,
-                Ok(m) => m,
-                Err(e) => {
-                    if wanted(&rel) {
-                        let message = if e.kind() == std::io::ErrorKind::NotFound {
-                            "is a broken symlink; fix or remove it".to_string()
-                        } else {
-                            format!("cannot follow the symlink: {e}; fix or remove it")
-                        };
-                        out.problems.push(Problem {
-                            path: rel,
-                            line: None,
-                            message,
-                        });
-                    }
-                    continue;
-                }
+            match follow(&entry, &rel, wanted, out) {
+                Some(m) => m,
+                None => continue,
             }
         } else {
             let Ok(m) = entry.metadata() else { continue };
@@ -401,6 +383,37 @@ fn walk(root: &Path, rel_dir: &str, depth: usize, out: &mut Walked, wanted: &dyn
                 size: meta.len(),
                 mtime_ns: mtime_ns(&meta),
             });
+        }
+    }
+}
+
+/// A symlinked file is read through (its target's size and mtime); `None`
+/// for a symlinked directory, which is not followed (one pointing back up
+/// the tree would make the walk loop), or a link that cannot be followed,
+/// which is a problem when it names a file hipo wants.
+fn follow(
+    entry: &std::fs::DirEntry,
+    rel: &str,
+    wanted: &dyn Fn(&str) -> bool,
+    out: &mut Walked,
+) -> Option<std::fs::Metadata> {
+    match std::fs::metadata(entry.path()) {
+        Ok(m) if m.is_dir() => None,
+        Ok(m) => Some(m),
+        Err(e) => {
+            if wanted(rel) {
+                let message = if e.kind() == std::io::ErrorKind::NotFound {
+                    "is a broken symlink; fix or remove it".to_string()
+                } else {
+                    format!("cannot follow the symlink: {e}; fix or remove it")
+                };
+                out.problems.push(Problem {
+                    path: rel.to_string(),
+                    line: None,
+                    message,
+                });
+            }
+            None
         }
     }
 }
