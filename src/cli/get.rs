@@ -6,15 +6,16 @@ use anyhow::Result;
 use std::io::Write;
 
 pub fn run(ctx: &Ctx, target: &str) -> Result<u8> {
-    let slice = ctx.hipo()?.get(target)?;
+    let lines = ctx.hipo()?.get_lines(target)?;
     if ctx.json {
-        print_json(&slice)?;
+        print_json(&lines.slice()?)?;
         return Ok(exit::OK);
     }
-    let width = (slice.first + slice.lines.len()).to_string().len();
+    let (first, width) = (lines.first, (lines.first + lines.count).to_string().len());
     let mut out = std::io::stdout().lock();
-    for (i, line) in slice.lines.iter().enumerate() {
-        let n = (slice.first + i).to_string();
+    for (i, line) in lines.enumerate() {
+        let line = line?;
+        let n = (first + i).to_string();
         writeln!(out, "{}  {line}", ctx.style.dim(&format!("{n:>width$}")))?;
     }
     Ok(exit::OK)

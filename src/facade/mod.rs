@@ -241,6 +241,12 @@ impl Hipo {
         get::get(&self.root, target)
     }
 
+    /// [`Hipo::get`] a line at a time, for a front end that prints as it
+    /// reads (a whole 200 MB log is not held).
+    pub fn get_lines(&self, target: &str) -> Result<get::Lines> {
+        get::lines(&self.root, &get::parse(target)?)
+    }
+
     /// The raw logs' entries and the tree's nodes between `from` and `to`
     /// (inclusive), newest first; see [`crate::timeline`].
     pub fn timeline(

@@ -31,7 +31,7 @@ pub(crate) use crate::layout::{day_number, day_of};
 pub(crate) use documents::section_lines;
 pub use export::{ExportOptions, ExportReport, export};
 pub use fresh::{Fresh, Patience, fresh};
-pub(crate) use parts::{lines_between, section_from};
+pub(crate) use parts::{LinesBetween, line_count, lines_between, section_from};
 
 pub(crate) use schema::Fields;
 pub use sync::{RebuildReason, SyncReport, sync};

@@ -260,46 +260,88 @@ pub(crate) fn section_from(
     Ok((found, parts.number - 1))
 }
 
+/// How many lines `rel` has, read in parts: an error names the first line
+/// that is not UTF-8, before anything of the file is shown.
+pub(crate) fn line_count(root: &Path, rel: &str) -> Result<usize> {
+    count_of(open(root, rel)?)
+}
+
+/// [`line_count`] over any reader.
+fn count_of<R: BufRead>(mut parts: Parts<R>) -> Result<usize> {
+    for part in parts.by_ref() {
+        part?;
+    }
+    Ok(parts.number - 1)
+}
+
 /// What `hipo get PATH` and `PATH:LINE:COUNT` show, read in parts: lines
-/// `first` to `last` (to the end when `None`), each part redacted whole
-/// (a part ends where a section begins, so no secret is cut in two), and
-/// the file's line count. Only the lines asked for are held.
+/// `first` to `last` (to the end when `None`), one at a time, each part
+/// redacted whole (a part ends where a section begins, so no secret is cut
+/// in two). Only one part's lines are held, so a 200 MB log can be printed
+/// as it is read.
 pub(crate) fn lines_between(
     root: &Path,
     rel: &str,
     first: usize,
     last: Option<usize>,
-) -> Result<(Vec<String>, usize)> {
-    lines_of(open(root, rel)?, first, last)
+) -> Result<LinesBetween<std::io::BufReader<std::fs::File>>> {
+    Ok(LinesBetween::new(open(root, rel)?, first, last))
 }
 
-/// [`lines_between`] over any reader.
-fn lines_of<R: BufRead>(
-    mut parts: Parts<R>,
+/// The iterator [`lines_between`] returns.
+pub(crate) struct LinesBetween<R> {
+    parts: Parts<R>,
     first: usize,
     last: Option<usize>,
-) -> Result<(Vec<String>, usize)> {
-    let mut out = Vec::new();
-    for part in parts.by_ref() {
-        let part = part?;
-        let count = part.text.split_inclusive('\n').count();
-        let end = part.line + count;
-        if end <= first || last.is_some_and(|l| part.line > l) {
-            continue;
+    /// The wanted lines of the part read last, not yet given out.
+    held: std::vec::IntoIter<String>,
+}
+
+impl<R: BufRead> LinesBetween<R> {
+    fn new(parts: Parts<R>, first: usize, last: Option<usize>) -> Self {
+        LinesBetween {
+            parts,
+            first,
+            last,
+            held: Vec::new().into_iter(),
         }
-        let redacted = crate::redact::redact(&part.text);
-        let lines = super::section_lines(&redacted, &part.text, count);
-        let skip = first.saturating_sub(part.line);
-        let take = last.map_or(usize::MAX, |l| (l - part.line.max(first)).saturating_add(1));
-        out.extend(
-            lines
+    }
+}
+
+impl<R: BufRead> Iterator for LinesBetween<R> {
+    type Item = Result<String>;
+
+    fn next(&mut self) -> Option<Result<String>> {
+        loop {
+            if let Some(line) = self.held.next() {
+                return Some(Ok(line));
+            }
+            let part = match self.parts.next()? {
+                Ok(part) => part,
+                Err(e) => return Some(Err(e)),
+            };
+            if self.last.is_some_and(|l| part.line > l) {
+                return None;
+            }
+            let count = part.text.split_inclusive('\n').count();
+            if part.line + count <= self.first {
+                continue;
+            }
+            let redacted = crate::redact::redact(&part.text);
+            let lines = super::section_lines(&redacted, &part.text, count);
+            let skip = self.first.saturating_sub(part.line);
+            let take = self.last.map_or(usize::MAX, |l| {
+                (l - part.line.max(self.first)).saturating_add(1)
+            });
+            let wanted: Vec<String> = lines
                 .iter()
                 .skip(skip)
                 .take(take)
-                .map(|l| without_ending(l).to_string()),
-        );
+                .map(|l| without_ending(l).to_string())
+                .collect();
+            self.held = wanted.into_iter();
+        }
     }
-    Ok((out, parts.number - 1))
 }
 
 impl<R: BufRead> Iterator for Parts<R> {
@@ -335,14 +377,15 @@ mod tests {
                 for last in (first..=whole.len() + 2).map(Some).chain([None]) {
                     let mut parts = Parts::new(std::io::Cursor::new(text.as_bytes()), "f.md");
                     parts.limits = (part, 1000);
-                    let (lines, total) = lines_of(parts, first, last).unwrap();
+                    let lines: Vec<String> = LinesBetween::new(parts, first, last)
+                        .collect::<Result<_>>()
+                        .unwrap();
                     let end = last.unwrap_or(usize::MAX).min(whole.len());
                     let want = whole.get(first - 1..end).unwrap_or_default();
-                    assert_eq!(
-                        (lines.as_slice(), total),
-                        (want, whole.len()),
-                        "{part} {first} {last:?}"
-                    );
+                    assert_eq!(lines.as_slice(), want, "{part} {first} {last:?}");
+                    let mut parts = Parts::new(std::io::Cursor::new(text.as_bytes()), "f.md");
+                    parts.limits = (part, 1000);
+                    assert_eq!(count_of(parts).unwrap(), whole.len());
                 }
             }
         }

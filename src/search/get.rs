@@ -28,6 +28,59 @@ pub struct Slice {
     pub total: usize,
 }
 
+/// A [`Slice`] being read: where it is, then its lines one at a time, so
+/// a front end can print a 200 MB log without holding it.
+pub struct Lines {
+    pub path: String,
+    /// Number of the first line.
+    pub first: usize,
+    /// How many lines it gives.
+    pub count: usize,
+    /// Lines in the whole file.
+    pub total: usize,
+    rest: Rest,
+}
+
+enum Rest {
+    Held(std::vec::IntoIter<String>),
+    Read(Box<crate::index::LinesBetween<std::io::BufReader<std::fs::File>>>),
+}
+
+impl Iterator for Lines {
+    type Item = Result<String>;
+
+    fn next(&mut self) -> Option<Result<String>> {
+        match &mut self.rest {
+            Rest::Held(lines) => lines.next().map(Ok),
+            Rest::Read(lines) => lines.next(),
+        }
+    }
+}
+
+impl Lines {
+    fn held(slice: Slice) -> Lines {
+        Lines {
+            path: slice.path,
+            first: slice.first,
+            count: slice.lines.len(),
+            total: slice.total,
+            rest: Rest::Held(slice.lines.into_iter()),
+        }
+    }
+
+    /// The lines read whole.
+    pub fn slice(self) -> Result<Slice> {
+        let (path, first, total) = (self.path.clone(), self.first, self.total);
+        let lines = self.collect::<Result<Vec<_>>>()?;
+        Ok(Slice {
+            path,
+            first,
+            lines,
+            total,
+        })
+    }
+}
+
 /// What to get.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Target {
@@ -73,8 +126,14 @@ pub fn parse(target: &str) -> Result<Target> {
 
 /// Resolves and reads a target under `root`.
 pub fn get(root: &Path, target: &Target) -> Result<Slice> {
+    lines(root, target)?.slice()
+}
+
+/// [`get`] a line at a time: the file's errors (a line that is not UTF-8)
+/// come before the first line.
+pub fn lines(root: &Path, target: &Target) -> Result<Lines> {
     match target {
-        Target::Id(id) => by_id(root, id),
+        Target::Id(id) => by_id(root, id).map(Lines::held),
         Target::Path { path, line, count } => {
             by_path(root, path, *line, *count).map_err(|e| match bad_numbers(root, path) {
                 Some(better) => better,
@@ -105,26 +164,26 @@ fn bad_numbers(root: &Path, target: &str) -> Option<Error> {
     )))
 }
 
-fn by_path(root: &Path, rel: &str, line: Option<usize>, count: Option<usize>) -> Result<Slice> {
+fn by_path(root: &Path, rel: &str, line: Option<usize>, count: Option<usize>) -> Result<Lines> {
     let rel = inside(root, rel)?;
     if let (Some(l), None) = (line, count) {
         // A search hit's section, read in parts: a 200 MB log is not held.
         let (lines, total) = crate::index::section_from(root, &rel, l)?;
         if let Some(lines) = lines {
-            return Ok(Slice {
+            return Ok(Lines::held(Slice {
                 path: rel,
                 first: l,
                 lines,
                 total,
-            });
+            }));
         }
     }
-    // Read in parts, holding only the lines asked for. A line outside
-    // every section (frontmatter, a blank line between sections) runs to
-    // the end of the file.
+    // Counted first (which checks every line is UTF-8), then read in
+    // parts as the lines are asked for. A line outside every section
+    // (frontmatter, a blank line between sections) runs to the end of the
+    // file.
+    let total = crate::index::line_count(root, &rel)?;
     let first = line.unwrap_or(1);
-    let last = count.map(|c| first.saturating_add(c - 1));
-    let (lines, total) = crate::index::lines_between(root, &rel, first, last)?;
     if first > total.max(1) {
         return Err(Error::bad_input(
             &rel,
@@ -132,11 +191,17 @@ fn by_path(root: &Path, rel: &str, line: Option<usize>, count: Option<usize>) ->
             format!("the file has {total} lines"),
         ));
     }
-    Ok(Slice {
+    let last = count.map(|c| first.saturating_add(c - 1));
+    let shown = (last.unwrap_or(total).min(total) + 1).saturating_sub(first);
+    let rest = Rest::Read(Box::new(crate::index::lines_between(
+        root, &rel, first, last,
+    )?));
+    Ok(Lines {
         path: rel,
         first,
-        lines,
+        count: shown,
         total,
+        rest,
     })
 }
 
@@ -229,11 +294,11 @@ fn by_id(root: &Path, id: &str) -> Result<Slice> {
         return Err(stale());
     }
     // The section, from its first line: what `PATH:LINE` shows there.
-    let slice = by_path(root, &path, Some(lo), None)?;
+    let slice = by_path(root, &path, Some(lo), None)?.slice()?;
     if slice.lines.len() == hi + 1 - lo {
         return Ok(slice);
     }
-    by_path(root, &path, Some(lo), Some(hi + 1 - lo))
+    by_path(root, &path, Some(lo), Some(hi + 1 - lo))?.slice()
 }
 
 #[cfg(test)]
