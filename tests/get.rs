@@ -171,3 +171,32 @@ fn an_eval_case_that_cannot_be_searched_is_named_by_line() {
     assert_eq!(code, 2);
     assert!(err.contains("line 2"), "{err}");
 }
+
+/// `get PATH` prints as it reads, so the file is checked first: a line
+/// that is not UTF-8 is named, with nothing printed before it, and a
+/// file printed whole has its line numbers aligned to its last.
+#[test]
+fn a_bad_line_is_refused_before_any_output_and_numbers_align() {
+    let p = Project::empty();
+    let mut bytes = b"# 2026-01-04\n\n## Notes\nfine\n".to_vec();
+    bytes.extend_from_slice(b"\xff\xfe not text\nafter\n");
+    p.write("memory/2026-01-04.md", bytes);
+    let (code, out, err) = p.run(["get", "memory/2026-01-04.md"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty(), "printed before the error: {out}");
+    assert!(
+        err.contains("memory/2026-01-04.md:5") && err.contains("UTF-8"),
+        "{err}"
+    );
+    let body: String = (1..=11).map(|i| format!("- line {i}\n")).collect();
+    p.write(
+        "memory/2026-01-05.md",
+        format!("# 2026-01-05\n\n## Long\n{body}"),
+    );
+    let (code, out, err) = p.run(["get", "memory/2026-01-05.md"]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 14, "{out}");
+    assert_eq!(lines[0], " 1  # 2026-01-05");
+    assert_eq!(lines[13], "14  - line 11");
+}
