@@ -5,148 +5,10 @@ mod common;
 
 use common::Project;
 use common::fake_ollama::{FakeOllama, Mode};
+use common::mcp_client::Client;
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, channel};
+use std::process::Command;
 use std::time::Duration;
-
-const TODAY: &str = "2027-01-21";
-const PATIENCE: Duration = Duration::from_secs(30);
-
-/// A running `hipo mcp` and what it wrote so far.
-struct Client {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<Value>,
-    next_id: u64,
-    /// Notifications received while waiting for responses.
-    notes: Vec<Value>,
-}
-
-impl Client {
-    /// Starts `hipo --dir P --today TODAY mcp EXTRA…` and initializes.
-    fn start(p: &Project, extra: &[&str], env: &[(&str, &str)]) -> Client {
-        let mut cmd = Command::new(assert_cmd::cargo::cargo_bin!("hipo"));
-        cmd.arg("--dir").arg(p.path());
-        Client::spawn(cmd, extra, env)
-    }
-
-    /// Starts `CMD --today TODAY mcp EXTRA…` and initializes.
-    fn spawn(mut cmd: Command, extra: &[&str], env: &[(&str, &str)]) -> Client {
-        cmd.args(["--today", TODAY, "mcp"])
-            .args(extra)
-            .env_remove("HIPO_DIR")
-            .env_remove("HIPO_LOCK_WAIT")
-            .env_remove("CLAUDE_PROJECT_DIR")
-            .envs(env.iter().copied())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let mut child = cmd.spawn().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                let v: Value = serde_json::from_str(&line)
-                    .unwrap_or_else(|e| panic!("not JSON-RPC: {line}: {e}"));
-                if tx.send(v).is_err() {
-                    break;
-                }
-            }
-        });
-        let stdin = child.stdin.take();
-        let mut c = Client {
-            child,
-            stdin,
-            lines,
-            next_id: 1,
-            notes: Vec::new(),
-        };
-        let init = c.request(
-            "initialize",
-            json!({
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "hipo-test", "version": "0"}
-            }),
-        );
-        assert_eq!(init["result"]["serverInfo"]["name"], "hipo", "{init}");
-        c.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        c
-    }
-
-    fn send(&mut self, v: Value) {
-        let stdin = self.stdin.as_mut().unwrap();
-        writeln!(stdin, "{v}").unwrap();
-        stdin.flush().unwrap();
-    }
-
-    /// Sends a request and waits for its response (notifications that
-    /// arrive meanwhile are kept in `notes`).
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        loop {
-            let v = self
-                .lines
-                .recv_timeout(PATIENCE)
-                .unwrap_or_else(|_| panic!("no answer to {method}"));
-            if v["id"] == json!(id) {
-                return v;
-            }
-            self.notes.push(v);
-        }
-    }
-
-    /// Calls a tool; the whole response.
-    fn call(&mut self, tool: &str, args: Value) -> Value {
-        self.request("tools/call", json!({"name": tool, "arguments": args}))
-    }
-
-    /// Calls a tool that must succeed; its text.
-    fn text(&mut self, tool: &str, args: Value) -> String {
-        let r = self.call(tool, args);
-        assert_eq!(r["result"]["isError"], false, "{tool}: {r}");
-        r["result"]["content"][0]["text"]
-            .as_str()
-            .unwrap_or_else(|| panic!("{tool}: {r}"))
-            .to_string()
-    }
-
-    /// Closes stdin and waits for the exit code and stderr.
-    fn close(mut self) -> (Option<i32>, String) {
-        drop(self.stdin.take());
-        let start = std::time::Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                let mut err = String::new();
-                use std::io::Read;
-                self.child
-                    .stderr
-                    .take()
-                    .unwrap()
-                    .read_to_string(&mut err)
-                    .unwrap();
-                return (status.code(), err);
-            }
-            assert!(
-                start.elapsed() < PATIENCE,
-                "hipo mcp did not end after stdin closed"
-            );
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
-
-impl Drop for Client {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 #[test]
 fn initialize_lists_tools_with_schemas_and_closed_stdin_ends_quietly() {
@@ -591,4 +453,56 @@ fn search_and_recall_take_a_mode_and_embed_at_ollama_host() {
     let r = c.call("recall", json!({"request": "car", "mode": "vector"}));
     assert_eq!(r["error"]["code"], -32602, "{r}");
     c.close();
+}
+
+/// An agent is handed the whole answer: a big file comes a page at a
+/// time, saying where to read on, and a huge line is cut.
+#[test]
+fn get_gives_a_big_file_a_page_at_a_time() {
+    let p = Project::empty();
+    let body: String = (1..=2_500).map(|i| format!("- note {i}\n")).collect();
+    p.write(
+        "memory/2027-01-03.md",
+        format!("# 2027-01-03\n\n## Notes\n{body}"),
+    );
+    p.write(
+        "memory/2027-01-04.md",
+        format!("# 2027-01-04\n\n## Dump\n{}\n", "x".repeat(100_000)),
+    );
+    let mut c = Client::start(&p, &[], &[]);
+    let page = c.text("get", json!({"path": "memory/2027-01-03.md"}));
+    assert!(
+        page.starts_with("memory/2027-01-03.md (lines 1-2000 of 2503)\n"),
+        "{}",
+        &page[..200]
+    );
+    assert!(
+        page.contains("2000  - note 1997\n"),
+        "{}",
+        &page[page.len() - 300..]
+    );
+    assert!(
+        page.ends_with("… 503 more lines not shown: call get with path memory/2027-01-03.md, line 2001 (and a count) to read on\n"),
+        "{}",
+        &page[page.len() - 300..]
+    );
+    let rest = c.text(
+        "get",
+        json!({"path": "memory/2027-01-03.md", "line": 2001, "count": 600}),
+    );
+    assert!(
+        rest.starts_with("memory/2027-01-03.md (lines 2001-2503 of 2503)\n"),
+        "{rest}"
+    );
+    assert!(!rest.contains("more lines not shown"), "{rest}");
+    let dump = c.text(
+        "get",
+        json!({"path": "memory/2027-01-04.md", "line": 4, "count": 1}),
+    );
+    assert!(dump.len() < 41_000, "{}", dump.len());
+    assert!(
+        dump.contains(" … [line cut]\n"),
+        "{}",
+        &dump[dump.len() - 100..]
+    );
 }

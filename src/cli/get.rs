@@ -6,7 +6,7 @@ use anyhow::Result;
 use std::io::Write;
 
 pub fn run(ctx: &Ctx, target: &str) -> Result<u8> {
-    let lines = ctx.hipo()?.get_lines(target)?;
+    let lines = ctx.hipo()?.get_lines(&hipo::search::get::parse(target)?)?;
     if ctx.json {
         print_json(&lines.slice()?)?;
         return Ok(exit::OK);

@@ -243,8 +243,8 @@ impl Hipo {
 
     /// [`Hipo::get`] a line at a time, for a front end that prints as it
     /// reads (a whole 200 MB log is not held).
-    pub fn get_lines(&self, target: &str) -> Result<get::Lines> {
-        get::lines(&self.root, &get::parse(target)?)
+    pub fn get_lines(&self, target: &get::Target) -> Result<get::Lines> {
+        get::lines(&self.root, target)
     }
 
     /// The raw logs' entries and the tree's nodes between `from` and `to`

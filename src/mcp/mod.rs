@@ -18,6 +18,7 @@
 //! and hipo's message.
 
 mod args;
+mod page;
 mod progress;
 mod resources;
 pub mod server;

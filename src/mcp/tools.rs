@@ -4,6 +4,7 @@
 //! reports (no project, a lock held too long, an unreadable file) is a
 //! tool result with `isError` and hipo's message.
 
+use super::page::page;
 use super::progress;
 use super::server::Server;
 use crate::error::Error;
@@ -83,23 +84,15 @@ impl Server {
         } else {
             "path"
         };
-        let slice = blocking(move || hipo.get_target(&target)).await?;
-        let slice = match slice {
-            Ok(s) => s,
+        let page = blocking(move || page(hipo.get_lines(&target)?)).await?;
+        let page = match page {
+            Ok(p) => p,
             Err(e @ (Error::Query(_) | Error::BadInput { .. })) => {
                 return Err(invalid(arg, strip_query_prefix(&e)));
             }
             Err(e) => return Ok(failed(&e, self.lock_wait())),
         };
-        let last = slice.first + slice.lines.len().saturating_sub(1);
-        let width = last.to_string().len();
-        let mut out = format!(
-            "{} (lines {}-{} of {})\n",
-            slice.path, slice.first, last, slice.total
-        );
-        for (i, line) in slice.lines.iter().enumerate() {
-            out.push_str(&format!("{:>width$}  {line}\n", slice.first + i));
-        }
+        let out = page.render();
         Ok(text(out))
     }
 

@@ -4,6 +4,7 @@
 use assert_cmd::Command;
 pub mod fake_embed;
 pub mod fake_ollama;
+pub mod mcp_client;
 pub mod props;
 
 /// The date the sample memory is compacted as of in most tests.
