@@ -191,11 +191,22 @@ fn by_path(root: &Path, rel: &str, line: Option<usize>, count: Option<usize>) ->
             format!("the file has {total} lines"),
         ));
     }
-    let last = count.map(|c| first.saturating_add(c - 1));
-    let shown = (last.unwrap_or(total).min(total) + 1).saturating_sub(first);
-    let rest = Rest::Read(Box::new(crate::index::lines_between(
-        root, &rel, first, last,
-    )?));
+    // Lines appended since the count are left for the next read, so the
+    // slice is the file as counted.
+    let last = count
+        .map_or(total, |c| first.saturating_add(c - 1))
+        .min(total);
+    let shown = (last + 1).saturating_sub(first);
+    let rest = if shown == 0 {
+        Rest::Held(Vec::new().into_iter())
+    } else {
+        Rest::Read(Box::new(crate::index::lines_between(
+            root,
+            &rel,
+            first,
+            Some(last),
+        )?))
+    };
     Ok(Lines {
         path: rel,
         first,
