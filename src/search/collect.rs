@@ -238,10 +238,7 @@ fn groups(cols: &[Columns], rule: &SectionRule, top: &[Ranked]) -> Vec<(Group, [
         if !rule.passes(section_of(cols, addr)) {
             continue;
         }
-        let fp = cols[addr.segment_ord as usize]
-            .fp
-            .first(addr.doc_id)
-            .unwrap_or(0);
+        let fp = cols[addr.segment_ord as usize].fp_of(addr.doc_id);
         let key = place_key(cols, addr);
         match at.get(&fp) {
             Some(&i) => {
