@@ -1,5 +1,8 @@
 //! Compaction on the MemAware corpus (91 days, 16 MB): from nothing, a
-//! no-op, and after appending one 10 KB entry to the latest day.
+//! no-op answered from the settled record (nothing moved since a run found
+//! nothing to do), a no-op planned in full (a file outside the tree
+//! touched, so the tree's digest moved), and after appending one 10 KB
+//! entry to the latest day.
 //!
 //! Run: `cargo bench --bench compaction`. The corpus is read from
 //! `../shared/data/memaware-sessions` (or `HIPO_BENCH_CORPUS`).
@@ -42,7 +45,23 @@ fn bench(c: &mut Criterion) {
     });
     let warm = project(&corpus);
     run(warm.path());
+    run(warm.path());
     group.bench_function("no_op", |b| b.iter(|| run(warm.path())));
+    let touched = warm.path().join("knowledge/bench-touch.md");
+    std::fs::create_dir_all(touched.parent().unwrap()).unwrap();
+    let mut touches = 0usize;
+    group.bench_function("no_op_planned", |b| {
+        b.iter_batched(
+            || {
+                // A new size each time: two writes within one clock tick
+                // could share a stamp.
+                touches += 1;
+                std::fs::write(&touched, "x".repeat(touches)).unwrap();
+            },
+            |()| run(warm.path()),
+            BatchSize::PerIteration,
+        )
+    });
     let latest = warm.path().join("memory/2023-06-30.md");
     let original = std::fs::read(&latest).unwrap();
     let entry = format!(

@@ -8,12 +8,17 @@
 //! unreadable file, a broken symlink) are collected, not fatal, and are
 //! remembered in the store so every run reports them until they are fixed.
 
-use crate::error::{Error, Problem, Result};
+use crate::error::{Problem, Result};
 use crate::layout::{self, PathKind};
 use crate::store::{FileRecord, Hash};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
+
+mod digest;
+mod globs;
+pub(crate) use digest::{Digest, digest};
+use globs::{glob_bases, glob_set};
 
 /// Top-level directories searched for Markdown.
 pub const ROOT_DIRS: [&str; 3] = ["memory", "knowledge", "plans"];
@@ -71,6 +76,25 @@ struct Walked {
     problems: Vec<Problem>,
     /// Temp files hipo left (see [`Scan::stale_temp`]).
     temp: Vec<String>,
+    /// Set when the walk folds its files into a digest instead of
+    /// listing them (see [`digest`]).
+    digest: Option<Digest>,
+}
+
+impl Walked {
+    fn add(&mut self, f: Found) {
+        match &mut self.digest {
+            None => self.found.push(f),
+            Some(d) => match layout::classify(&f.rel) {
+                Ok(_) => d.add(&f),
+                Err(bad) => self.problems.push(Problem {
+                    path: f.rel,
+                    line: None,
+                    message: bad.0,
+                }),
+            },
+        }
+    }
 }
 
 /// The tree a search covers, walked and stat'ed but not compared with
@@ -104,6 +128,12 @@ impl Listing {
         Ok(Listing(walked))
     }
 
+    /// Walks what [`scan`] covers, in the order the directories list it
+    /// (only [`Listing::walk`] sorts).
+    pub fn roots(root: &Path) -> Listing {
+        Listing(walk_roots(root))
+    }
+
     /// The files found, in path (byte) order, when the walk met no
     /// problem and every name is one hipo accepts; `None` otherwise (a
     /// scan then has problems to report, so only [`Listing::scan`] will do).
@@ -119,6 +149,29 @@ impl Listing {
     /// How many files were found.
     pub fn len(&self) -> usize {
         self.0.found.len()
+    }
+
+    /// The listing's [`Digest`], when it is clean (no problem, every name
+    /// accepted, no temp file left).
+    pub fn digest(&self) -> Option<Digest> {
+        if !self.0.temp.is_empty() {
+            return None;
+        }
+        let mut digest = Digest::default();
+        self.clean_files()?.iter().for_each(|f| digest.add(f));
+        Some(digest)
+    }
+
+    /// The `n` files changed last, newest first, with their size and
+    /// change stamp: where the next change most likely lands.
+    pub fn newest(&self, n: usize) -> Vec<(String, u64, i128)> {
+        let mut by_age: Vec<&Found> = self.0.found.iter().collect();
+        by_age.sort_unstable_by(|a, b| b.mtime_ns.cmp(&a.mtime_ns).then(a.rel.cmp(&b.rel)));
+        by_age
+            .into_iter()
+            .take(n)
+            .map(|f| (f.rel.clone(), f.size, f.mtime_ns))
+            .collect()
     }
 
     /// The scan: the listing against the records the store holds.
@@ -143,70 +196,16 @@ pub fn scan_with_globs(
     Ok(Listing::walk(root, extra_globs)?.scan(root, known))
 }
 
-fn glob_set(globs: &[String]) -> Result<globset::GlobSet> {
-    let mut builder = globset::GlobSetBuilder::new();
-    for g in globs {
-        // Config::load refuses these; a library caller gets the same answer.
-        if let Some(why) = crate::config::escapes_project(g) {
-            return Err(Error::Config {
-                path: crate::layout::CONFIG_FILE.into(),
-                message: format!(
-                    "search.extraGlobs: `{g}` {why}; use a project-relative glob such as `docs/**/*.md`"
-                ),
-            });
-        }
-        let glob = globset::GlobBuilder::new(g)
-            .literal_separator(true)
-            .build()
-            .map_err(|e| Error::Config {
-                path: crate::layout::CONFIG_FILE.into(),
-                message: format!(
-                    "search.extraGlobs: {e}; use a project-relative glob such as `docs/**/*.md`"
-                ),
-            })?;
-        builder.add(glob);
-    }
-    builder.build().map_err(|e| Error::Config {
-        path: crate::layout::CONFIG_FILE.into(),
-        message: format!("search.extraGlobs: {e}"),
-    })
-}
-
-/// The literal directory each glob starts in (`docs` for `docs/**/*.md`)
-/// and how deep below it a match can be (unbounded with `**`), so only
-/// those directories are walked. A glob starting with a wildcard
-/// (`**/*.md`) walks the whole project, dot-directories aside.
-fn glob_bases(globs: &[String]) -> Vec<(String, usize)> {
-    let mut bases: Vec<(String, usize)> = globs
-        .iter()
-        .map(|g| {
-            let parts: Vec<&str> = g.split('/').collect();
-            let literal = parts
-                .iter()
-                .take_while(|part| !part.contains(['*', '?', '[', '{']))
-                .count()
-                .min(parts.len() - 1);
-            let depth = if g.contains("**") {
-                usize::MAX
-            } else {
-                parts.len() - literal
-            };
-            (parts[..literal].join("/"), depth)
-        })
-        .collect();
-    bases.sort();
-    bases.dedup();
-    bases
-}
-
 fn walk_roots(root: &Path) -> Walked {
     let mut walked = Walked::default();
-    for dir in ROOT_DIRS {
-        walk(root, dir, usize::MAX, &mut walked, &|rel| {
-            rel.ends_with(".md")
-        });
-    }
+    walk_roots_into(root, &mut walked);
     walked
+}
+
+fn walk_roots_into(root: &Path, walked: &mut Walked) {
+    for dir in ROOT_DIRS {
+        walk(root, dir, usize::MAX, walked, &|rel| rel.ends_with(".md"));
+    }
 }
 
 fn scan_found(root: &Path, known: &HashMap<String, FileRecord>, walked: Walked) -> Scan {
@@ -214,6 +213,7 @@ fn scan_found(root: &Path, known: &HashMap<String, FileRecord>, walked: Walked) 
         found,
         problems,
         temp,
+        ..
     } = walked;
     let mut scan = Scan {
         problems,
@@ -378,7 +378,7 @@ fn walk(root: &Path, rel_dir: &str, depth: usize, out: &mut Walked, wanted: &dyn
                 walk(root, &rel, depth - 1, out, wanted);
             }
         } else if meta.is_file() && wanted(&rel) {
-            out.found.push(Found {
+            out.add(Found {
                 rel,
                 size: meta.len(),
                 mtime_ns: mtime_ns(&meta),

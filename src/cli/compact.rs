@@ -11,15 +11,17 @@ pub fn run(ctx: &Ctx, args: &CompactArgs) -> Result<u8> {
     let hipo = ctx.hipo()?;
     let llm = settings(&hipo, &args.llm)?;
     let session = hipo.lock(ctx.lock_wait())?;
-    if let Some(w) = session.store_warning()? {
-        eprintln!("hipo: {w}");
-    }
     let options = Options {
         dry_run: args.dry_run,
         resummarize: args.resummarize,
         ..Options::new(ctx.today())
     };
     let done = session.compact(&llm, &Bar::summarising(), options)?;
+    // After the run: one answered from its settled record never opens the
+    // store for writing (and only a store that reads cleanly answers).
+    if let Some(w) = session.store_warning_if_opened() {
+        eprintln!("hipo: {w}");
+    }
     print(ctx, &done)
 }
 

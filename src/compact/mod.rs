@@ -25,6 +25,7 @@ mod inputs;
 mod plan;
 mod record;
 mod root;
+pub mod settled;
 
 pub use inputs::content_hash;
 
@@ -184,6 +185,34 @@ pub fn compact(
         progress,
     };
     compact_into(sink, root, config, store, scan, backend, options)
+}
+
+/// Runs one compaction on the tree as it is on disk, planned in full, and
+/// leaves or forgets the record [`settled::answer`] reads (see
+/// [`settled`]). The caller holds the project lock.
+pub fn compact_tree(
+    root: &Path,
+    config: &CompactionConfig,
+    store: &Store,
+    summarizer: &dyn Summarizer,
+    progress: &dyn Progress,
+    options: Options,
+) -> Result<Report> {
+    let key = settled::key(config, &options, summarizer);
+    let dry_run = options.dry_run;
+    // Unsorted, as the walk found the files: their records are written in
+    // that order, and redb, given a year's records in path order, left the
+    // store twice its size after the next run rewrote them.
+    let listing = crate::scan::Listing::roots(root);
+    // Taken before the scan consumes the listing; a run that settles wrote
+    // nothing, so the tree is still as listed.
+    let facts = key.map(|key| settled::Facts::of(key, &listing));
+    let scan = listing.scan(root, &store.files()?);
+    let report = compact(root, config, store, scan, summarizer, progress, options)?;
+    if !dry_run {
+        settled::remember(store, root, facts, &report)?;
+    }
+    Ok(report)
 }
 
 /// Who summarises, and where it reports progress.

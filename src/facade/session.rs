@@ -97,6 +97,14 @@ impl<'h> Session<'h> {
         Ok(self.opened()?.1.as_deref())
     }
 
+    /// [`Session::store_warning`] if this session opened the store, without
+    /// opening it: a compaction answered from its settled record reads the
+    /// store read only, which it could not have done from a store that
+    /// needed a rebuild.
+    pub fn store_warning_if_opened(&self) -> Option<&str> {
+        self.store.get().and_then(|(_, warning)| warning.as_deref())
+    }
+
     /// Brings the tree up to date with the backend `llm` names, then
     /// records the run in `memory/.compaction-state.json` (not for a dry
     /// run). A dry run plans with the model's summarizer too (never
@@ -112,6 +120,15 @@ impl<'h> Session<'h> {
             return Ok(Compacted { report, llm: None });
         }
         let dry_run = options.dry_run;
+        // Without the store: enough to ask whether the tree settled (the
+        // key names the model), and the store stays closed if it did.
+        let probe = OllamaSummarizer::new(llm.clone(), None)?;
+        if let Some(report) = self.settled(&probe, &options) {
+            return Ok(Compacted {
+                report: self.recorded(report, &options),
+                llm: Some(probe.stats()),
+            });
+        }
         let mut summarizer = OllamaSummarizer::new(llm.clone(), Some(self.store()?))?;
         summarizer.resummarize = options.resummarize;
         let report = self.compact_with(&summarizer, progress, options)?;
@@ -129,22 +146,38 @@ impl<'h> Session<'h> {
         progress: &dyn Progress,
         options: Options,
     ) -> Result<Report> {
-        let scan = crate::scan::scan(self.root(), &self.store()?.files()?);
-        let dry_run = options.dry_run;
-        let now = clock_on(options.today);
-        let mut report = compact::compact(
-            self.root(),
-            &self.config().compaction,
-            self.store()?,
-            scan,
-            summarizer,
-            progress,
-            options,
-        )?;
-        if !dry_run {
+        let report = match self.settled(summarizer, &options) {
+            Some(report) => report,
+            None => compact::compact_tree(
+                self.root(),
+                &self.config().compaction,
+                self.store()?,
+                summarizer,
+                progress,
+                options.clone(),
+            )?,
+        };
+        Ok(self.recorded(report, &options))
+    }
+
+    /// The report of a run on a tree that has not moved since a run found
+    /// nothing to do ([`compact::settled`]). Asked before the store is
+    /// opened for writing; a session that already opened it plans in full.
+    fn settled(&self, summarizer: &dyn Summarizer, options: &Options) -> Option<Report> {
+        if self.store.get().is_some() {
+            return None;
+        }
+        compact::settled::answer(self.root(), &self.config().compaction, summarizer, options)
+    }
+
+    /// The run recorded in `memory/.compaction-state.json` (not for a dry
+    /// run); a failure to write it is one of the report's problems.
+    fn recorded(&self, mut report: Report, options: &Options) -> Report {
+        if !options.dry_run {
+            let now = clock_on(options.today);
             report.problems.extend(self.record_compaction_run(now));
         }
-        Ok(report)
+        report
     }
 
     /// Fills `needs-summarization` nodes with the model: all of them, or

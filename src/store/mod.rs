@@ -255,6 +255,15 @@ impl Store {
         Ok(value.and_then(|v| codec::decode(v.value())))
     }
 
+    /// Whether the meta table holds a non-empty value under `key`, read
+    /// without decoding it.
+    pub fn has_meta(&self, key: &str) -> Result<bool> {
+        let txn = self.db.begin_read().map_err(|e| self.err(e))?;
+        let table = txn.open_table(META).map_err(|e| self.err(e))?;
+        let value = table.get(key).map_err(|e| self.err(e))?;
+        Ok(value.is_some_and(|v| !v.value().is_empty()))
+    }
+
     fn load<T: serde::de::DeserializeOwned>(
         &self,
         def: TableDefinition<&str, &[u8]>,
@@ -353,6 +362,16 @@ impl Unusable {
 /// single disk write.
 pub(crate) struct StoreReader {
     db: ReadOnlyDatabase,
+}
+
+impl StoreReader {
+    /// [`Store::meta`]; `None` also when it cannot be read.
+    pub(crate) fn meta<T: serde::de::DeserializeOwned>(&self, key: &str) -> Option<T> {
+        let txn = self.db.begin_read().ok()?;
+        let table = txn.open_table(META).ok()?;
+        let value = table.get(key).ok()??;
+        codec::decode(value.value())
+    }
 }
 
 /// Changes to write in one transaction.

@@ -1,0 +1,227 @@
+//! A compaction that found nothing to do, remembered so that the next one
+//! can say so without planning.
+//!
+//! Hooks run `hipo compact` many times a day on a tree that has not moved.
+//! Planning that tree holds a listing of every file, a record map and a
+//! state per node: at ten years about half a kilobyte a file. A run that
+//! wrote nothing, met no problem and gave no warning therefore leaves a
+//! `settled` record in the store: the run's key (the binary, the store's
+//! schema, the config, the day, who writes summaries), an order-free
+//! [`Digest`] of every file's path, size and change stamp, and its
+//! report's node list. The next run with the same key first stats the
+//! files most likely to have changed (today's raw log, the files changed
+//! last), then walks the tree folding each file into a digest, holding
+//! none of them; equal digests mean the slow path would plan the same tree
+//! from the same store to the same nothing, so the report is the one
+//! remembered. Anything else plans in full, and a run that does not settle
+//! again forgets the record.
+//!
+//! The key names the binary itself (its size and modification time): a
+//! new hipo, or a developer's rebuild, plans once in full before it trusts
+//! a record, since its planning may differ from the one that settled.
+
+use super::{NodeInfo, Options, Report};
+use crate::codec;
+use crate::config::CompactionConfig;
+use crate::error::Result;
+use crate::layout::Level;
+use crate::markdown::Status;
+use crate::scan::{self, Digest, Listing};
+use crate::store::{Batch, Hash, Store};
+use crate::summarize::Summarizer;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The store's meta key.
+const META_KEY: &str = "settled";
+
+/// How many of the files changed last are stat'ed before the walk.
+const WATCHED: usize = 8;
+
+/// A file's size and change stamp, `None` when it does not exist.
+type Stamp = Option<(u64, i128)>;
+
+/// What a settled run left for the next.
+#[derive(Serialize, Deserialize)]
+struct Settled {
+    key: Hash,
+    digest: Digest,
+    /// Stat'ed before the walk: a change there is told without walking.
+    watched: Vec<(String, Stamp)>,
+    /// The report's nodes, as [`NodeInfo`] (which skips empty fields when
+    /// serialised, which postcard cannot read back).
+    nodes: Vec<(String, Level, Status, u64, u64, Vec<String>)>,
+}
+
+/// What a run must match to be answered from a [`Settled`] record; `None`
+/// for a run that is never answered so (a dry run plans for its own
+/// report, `--resummarize` and `summarize PATH` ask for work).
+pub(super) fn key(
+    config: &CompactionConfig,
+    options: &Options,
+    summarizer: &dyn Summarizer,
+) -> Option<Hash> {
+    if options.dry_run || options.resummarize || options.only.is_some() {
+        return None;
+    }
+    let exe = std::env::current_exe().and_then(std::fs::metadata).ok()?;
+    let mut h = blake3::Hasher::new();
+    h.update(b"hipo-settled-v1\0");
+    h.update(&exe.len().to_le_bytes());
+    h.update(&scan::mtime_ns(&exe).to_le_bytes());
+    h.update(&crate::store::SCHEMA_VERSION.to_le_bytes());
+    h.update(format!("{config:?}\0{}\0", options.today).as_bytes());
+    h.update(summarizer.writer().to_string().as_bytes());
+    h.update(&[u8::from(summarizer.is_active())]);
+    Some(*h.finalize().as_bytes())
+}
+
+/// The report of a run on a tree that has not moved since a run with the
+/// same key settled it; `None` when the run must plan. The store is opened
+/// read only for this, so an answered run writes nothing to it (redb syncs
+/// its header on a writable open and its allocator on close).
+pub fn answer(
+    root: &Path,
+    config: &CompactionConfig,
+    summarizer: &dyn Summarizer,
+    options: &Options,
+) -> Option<Report> {
+    let key = key(config, options, summarizer)?;
+    let settled: Settled = Store::open_read_only(root)?.meta(META_KEY)?;
+    settled.check(root, &key, options)
+}
+
+/// Whether the store holds a record to forget.
+fn recorded(store: &Store) -> Result<bool> {
+    store.has_meta(META_KEY)
+}
+
+impl Settled {
+    /// The report of a run with `key` on the tree as it is, when nothing
+    /// changed since this record was left; `None` when the run must plan.
+    fn check(self, root: &Path, key: &Hash, options: &Options) -> Option<Report> {
+        let _span = crate::timing::span("compact: settled check");
+        if &self.key != key
+            || self
+                .watched
+                .iter()
+                .any(|(rel, was)| stamp(root, rel) != *was)
+        {
+            return None;
+        }
+        if scan::digest(root)? != self.digest {
+            return None;
+        }
+        let nodes = self
+            .nodes
+            .into_iter()
+            .map(
+                |(path, level, status, lines, source_lines, pending)| NodeInfo {
+                    path,
+                    level,
+                    status,
+                    lines: lines as usize,
+                    source_lines: source_lines as usize,
+                    pending,
+                },
+            )
+            .collect();
+        Some(Report {
+            today: options.today.to_string(),
+            nodes,
+            ..Report::default()
+        })
+    }
+}
+
+/// What a run that may settle learns from its listing before the scan
+/// consumes it.
+pub(super) struct Facts {
+    key: Hash,
+    digest: Option<Digest>,
+    newest: Vec<(String, u64, i128)>,
+}
+
+impl Facts {
+    pub(super) fn of(key: Hash, listing: &Listing) -> Facts {
+        Facts {
+            key,
+            digest: listing.digest(),
+            newest: listing.newest(WATCHED),
+        }
+    }
+}
+
+/// After a run that planned in full: leaves a record when the run found
+/// nothing to do on a clean tree, and forgets an older one otherwise.
+pub(super) fn remember(
+    store: &Store,
+    root: &Path,
+    facts: Option<Facts>,
+    report: &Report,
+) -> Result<()> {
+    let quiet = report.actions.is_empty()
+        && report.problems.is_empty()
+        && report.summary_failures.is_empty()
+        && report.warnings.is_empty();
+    let settled = match facts {
+        Some(Facts {
+            key,
+            digest: Some(digest),
+            newest,
+        }) if quiet => Settled {
+            key,
+            digest,
+            watched: watched(root, newest, report),
+            nodes: report
+                .nodes
+                .iter()
+                .map(|n| {
+                    (
+                        n.path.clone(),
+                        n.level,
+                        n.status,
+                        n.lines as u64,
+                        n.source_lines as u64,
+                        n.pending.clone(),
+                    )
+                })
+                .collect(),
+        },
+        // An empty value does not decode: the record is forgotten.
+        _ if recorded(store)? => return store.commit(&meta(Vec::new())),
+        _ => return Ok(()),
+    };
+    store.commit(&meta(codec::encode(&settled)))
+}
+
+/// Today's raw log (where an agent appends) and the files changed last,
+/// with their stamps now.
+fn watched(root: &Path, newest: Vec<(String, u64, i128)>, report: &Report) -> Vec<(String, Stamp)> {
+    let mut out: Vec<(String, Stamp)> = newest
+        .into_iter()
+        .map(|(rel, size, mtime)| (rel, Some((size, mtime))))
+        .collect();
+    if let Ok(today) = report.today.parse() {
+        let raw = crate::tree::raw_path(today);
+        if !out.iter().any(|(rel, _)| *rel == raw) {
+            let now = stamp(root, &raw);
+            out.push((raw, now));
+        }
+    }
+    out
+}
+
+/// A file's size and change stamp as the walk sees them (through a
+/// symlink).
+fn stamp(root: &Path, rel: &str) -> Stamp {
+    let meta = std::fs::metadata(root.join(rel)).ok()?;
+    meta.is_file().then(|| (meta.len(), scan::mtime_ns(&meta)))
+}
+
+fn meta(value: Vec<u8>) -> Batch {
+    Batch {
+        meta: vec![(META_KEY.to_string(), value)],
+        ..Batch::default()
+    }
+}

@@ -1,0 +1,85 @@
+//! The tree's digest: what a compaction that found nothing to do keeps to
+//! know, by walking without listing, that nothing changed since.
+
+use super::{Found, Walked};
+use std::path::Path;
+
+/// An order-free fingerprint of the tree: how many files, and the sum of a
+/// hash of each one's path, size and change stamp. Two walks with equal
+/// digests found the same files with the same stamps (short of a 128-bit
+/// collision), which is what a compaction needs to know to trust that
+/// nothing changed since it last found nothing to do, without holding a
+/// listing of every file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Digest {
+    files: u64,
+    sum: u128,
+}
+
+impl Digest {
+    pub(super) fn add(&mut self, f: &Found) {
+        let mut h = blake3::Hasher::new();
+        h.update(f.rel.as_bytes());
+        h.update(&[0]);
+        h.update(&f.size.to_le_bytes());
+        h.update(&f.mtime_ns.to_le_bytes());
+        let mut low = [0u8; 16];
+        low.copy_from_slice(&h.finalize().as_bytes()[..16]);
+        self.sum = self.sum.wrapping_add(u128::from_le_bytes(low));
+        self.files += 1;
+    }
+}
+
+/// The digest of what [`super::scan`] would list, walked without listing
+/// it; `None` when the walk met a problem or a temp file (a scan has work
+/// for those).
+pub(crate) fn digest(root: &Path) -> Option<Digest> {
+    let _span = crate::timing::span("scan: walk + stat (digest)");
+    let mut walked = Walked {
+        digest: Some(Digest::default()),
+        ..Walked::default()
+    };
+    super::walk_roots_into(root, &mut walked);
+    (walked.problems.is_empty() && walked.temp.is_empty())
+        .then_some(walked.digest)
+        .flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_digest_is_the_listing_s_and_sees_every_kind_of_change() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let write = |rel: &str, text: &str| {
+            let path = root.join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        };
+        write("memory/2026-01-01.md", "# 2026-01-01\n");
+        write("memory/daily/2026-01-01.md", "---\ntype: daily\n---\n");
+        write("knowledge/notes.md", "notes\n");
+        let listed = || super::super::Listing::roots(root).digest();
+        let first = digest(root).unwrap();
+        assert_eq!(Some(first), listed());
+        // Renamed, added, grown: each moves the digest.
+        std::fs::rename(root.join("knowledge/notes.md"), root.join("knowledge/n.md")).unwrap();
+        let renamed = digest(root).unwrap();
+        assert_ne!(renamed, first);
+        write("plans/next.md", "next\n");
+        let added = digest(root).unwrap();
+        assert_ne!(added, renamed);
+        write("plans/next.md", "next, longer\n");
+        assert_ne!(digest(root).unwrap(), added);
+        assert_eq!(digest(root), listed());
+        // A problem or a temp file leaves no digest: a scan has work there.
+        write("memory/daily/.hipo-tmp-x", "");
+        assert_eq!(digest(root), None);
+        std::fs::remove_file(root.join("memory/daily/.hipo-tmp-x")).unwrap();
+        write("memory/2026-13-01.md", "not a date\n");
+        assert_eq!(digest(root), None);
+        assert_eq!(listed(), None);
+    }
+}
