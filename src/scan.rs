@@ -61,7 +61,7 @@ impl Scan {
 }
 
 /// A file as a walk found it: its path and its change stamp.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct Found {
     pub rel: String,
     pub size: u64,
@@ -70,7 +70,7 @@ pub(crate) struct Found {
 }
 
 /// What a walk collects.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Walked {
     found: Vec<Found>,
     problems: Vec<Problem>,
@@ -165,13 +165,23 @@ impl Listing {
     /// The `n` files changed last, newest first, with their size and
     /// change stamp: where the next change most likely lands.
     pub fn newest(&self, n: usize) -> Vec<(String, u64, i128)> {
+        let newer = |a: &&Found, b: &&Found| b.mtime_ns.cmp(&a.mtime_ns).then(a.rel.cmp(&b.rel));
         let mut by_age: Vec<&Found> = self.0.found.iter().collect();
-        by_age.sort_unstable_by(|a, b| b.mtime_ns.cmp(&a.mtime_ns).then(a.rel.cmp(&b.rel)));
+        if by_age.len() > n {
+            by_age.select_nth_unstable_by(n, newer);
+            by_age.truncate(n);
+        }
+        by_age.sort_unstable_by(newer);
         by_age
             .into_iter()
-            .take(n)
             .map(|f| (f.rel.clone(), f.size, f.mtime_ns))
             .collect()
+    }
+
+    /// [`Listing::scan`], the listing kept for after (its paths copied).
+    pub fn scan_kept(&self, root: &Path, known: &HashMap<String, FileRecord>) -> Scan {
+        let _span = crate::timing::span("scan: compare");
+        scan_found(root, known, self.0.clone())
     }
 
     /// The scan: the listing against the records the store holds.

@@ -204,13 +204,11 @@ pub fn compact_tree(
     // that order, and redb, given a year's records in path order, left the
     // store twice its size after the next run rewrote them.
     let listing = crate::scan::Listing::roots(root);
-    // Taken before the scan consumes the listing; a run that settles wrote
-    // nothing, so the tree is still as listed.
-    let facts = key.map(|key| settled::Facts::of(key, &listing));
-    let scan = listing.scan(root, &store.files()?);
+    let scan = listing.scan_kept(root, &store.files()?);
     let report = compact(root, config, store, scan, summarizer, progress, options)?;
     if !dry_run {
-        settled::remember(store, root, facts, &report)?;
+        // A run that settles wrote nothing: the tree is still as listed.
+        settled::remember(store, root, key, &listing, &report)?;
     }
     Ok(report)
 }

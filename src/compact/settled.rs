@@ -87,7 +87,9 @@ pub fn answer(
     options: &Options,
 ) -> Option<Report> {
     let key = key(config, options, summarizer)?;
+    let _span = crate::timing::span("compact: settled record");
     let settled: Settled = Store::open_read_only(root)?.meta(META_KEY)?;
+    drop(_span);
     settled.check(root, &key, options)
 }
 
@@ -134,63 +136,49 @@ impl Settled {
     }
 }
 
-/// What a run that may settle learns from its listing before the scan
-/// consumes it.
-pub(super) struct Facts {
-    key: Hash,
-    digest: Option<Digest>,
-    newest: Vec<(String, u64, i128)>,
-}
-
-impl Facts {
-    pub(super) fn of(key: Hash, listing: &Listing) -> Facts {
-        Facts {
-            key,
-            digest: listing.digest(),
-            newest: listing.newest(WATCHED),
-        }
-    }
-}
-
 /// After a run that planned in full: leaves a record when the run found
 /// nothing to do on a clean tree, and forgets an older one otherwise.
 pub(super) fn remember(
     store: &Store,
     root: &Path,
-    facts: Option<Facts>,
+    key: Option<Hash>,
+    listing: &Listing,
     report: &Report,
 ) -> Result<()> {
     let quiet = report.actions.is_empty()
         && report.problems.is_empty()
         && report.summary_failures.is_empty()
         && report.warnings.is_empty();
-    let settled = match facts {
-        Some(Facts {
-            key,
-            digest: Some(digest),
-            newest,
-        }) if quiet => Settled {
-            key,
-            digest,
-            watched: watched(root, newest, report),
-            nodes: report
-                .nodes
-                .iter()
-                .map(|n| {
-                    (
-                        n.path.clone(),
-                        n.level,
-                        n.status,
-                        n.lines as u64,
-                        n.source_lines as u64,
-                        n.pending.clone(),
-                    )
-                })
-                .collect(),
-        },
+    let digest = match key {
+        Some(_) if quiet => listing.digest(),
+        _ => None,
+    };
+    let (Some(key), Some(digest)) = (key, digest) else {
         // An empty value does not decode: the record is forgotten.
-        _ if recorded(store)? => return store.commit(&meta(Vec::new())),
-        _ => return Ok(()),
+        if recorded(store)? {
+            store.commit(&meta(Vec::new()))?;
+        }
+        return Ok(());
+    };
+    let _span = crate::timing::span("compact: settle");
+    let settled = Settled {
+        key,
+        digest,
+        watched: watched(root, listing.newest(WATCHED), report),
+        nodes: report
+            .nodes
+            .iter()
+            .map(|n| {
+                (
+                    n.path.clone(),
+                    n.level,
+                    n.status,
+                    n.lines as u64,
+                    n.source_lines as u64,
+                    n.pending.clone(),
+                )
+            })
+            .collect(),
     };
     store.commit(&meta(codec::encode(&settled)))
 }
