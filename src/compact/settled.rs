@@ -16,9 +16,11 @@
 //! remembered. Anything else plans in full, and a run that does not settle
 //! again forgets the record.
 //!
-//! The key names the binary itself (its size and modification time): a
-//! new hipo, or a developer's rebuild, plans once in full before it trusts
-//! a record, since its planning may differ from the one that settled.
+//! The key names the binary itself (its version, size and change stamp,
+//! the later of mtime and ctime, so a package manager's fixed mtimes do
+//! not hide a new binary): a new hipo, or a developer's rebuild, plans once
+//! in full before it trusts a record, since its planning may differ from
+//! the one that settled.
 
 use super::{NodeInfo, Options, Report};
 use crate::codec;
@@ -67,6 +69,7 @@ pub(super) fn key(
     let exe = std::env::current_exe().and_then(std::fs::metadata).ok()?;
     let mut h = blake3::Hasher::new();
     h.update(b"hipo-settled-v1\0");
+    h.update(env!("CARGO_PKG_VERSION").as_bytes());
     h.update(&exe.len().to_le_bytes());
     h.update(&scan::mtime_ns(&exe).to_le_bytes());
     h.update(&crate::store::SCHEMA_VERSION.to_le_bytes());
