@@ -254,11 +254,20 @@ pub fn status(s: Style, report: &StatusReport) -> String {
             "{}",
             s.bold(&format!("needs summarization ({}):", report.backlog.len()))
         );
-        for n in &report.backlog {
+        // As the compact report does: a memory kept without a model can
+        // owe thousands of summaries, and `--json` lists them all.
+        for n in report.backlog.iter().take(20) {
             let _ = writeln!(out, "  {} ({} source lines)", n.path, n.source_lines);
             if let Some(why) = report.waiting_because.get(&n.path) {
                 let _ = writeln!(out, "    {why}");
             }
+        }
+        if report.backlog.len() > 20 {
+            let _ = writeln!(
+                out,
+                "  … and {} more (see --json)",
+                report.backlog.len() - 20
+            );
         }
     }
     if report.writers.keys().any(|w| w.starts_with("ollama:")) {

@@ -83,9 +83,7 @@ pub fn status(
 ) -> Result<StatusReport> {
     let (root, config, store) = (session.root(), session.config(), session.store()?);
     let store_warning = session.store_warning()?.map(str::to_string);
-    let file_records = store.files()?.len();
-    let records = store.nodes()?;
-    let node_records = records.len();
+    let file_records = store.file_count()?;
     // The configured summarizer (never called in a dry run), so nodes a
     // model wrote are seen as up to date, as `compact` would see them.
     let plan = compact::compact(
@@ -109,12 +107,16 @@ pub fn status(
     });
     problems.extend(index_leftovers(root));
     let triggers = triggers(&state, config.compaction.cooldown_hours, now);
+    // The records streamed, one decoded at a time: at ten years, all of
+    // them with their topics were most of a status's heap.
+    let in_tree: std::collections::HashSet<&str> =
+        plan.nodes.iter().map(|n| n.path.as_str()).collect();
     let mut writers: BTreeMap<String, usize> = BTreeMap::new();
-    for node in &plan.nodes {
-        if let Some(rec) = records.get(&node.path) {
-            *writers.entry(rec.summarizer.clone()).or_default() += 1;
+    let node_records = store.visit_nodes(|path, rec| {
+        if in_tree.contains(path) {
+            *writers.entry(rec.summarizer).or_default() += 1;
         }
-    }
+    })?;
     let waiting_because = backlog
         .iter()
         .map(|n| (n.path.clone(), waiting_reason(root, &n.path, summarizer)))

@@ -16,7 +16,10 @@ pub(crate) mod marks;
 use crate::codec;
 use crate::error::{Error, Result};
 use crate::markdown::{Status, Topic};
-use redb::{Database, ReadOnlyDatabase, ReadableDatabase, ReadableTable, TableDefinition};
+use redb::{
+    Database, ReadOnlyDatabase, ReadableDatabase, ReadableTable, ReadableTableMetadata,
+    TableDefinition,
+};
 use serde::{Deserialize, Serialize};
 use std::cell::OnceCell;
 use std::collections::HashMap;
@@ -234,9 +237,29 @@ impl Store {
         self.load(FILES)
     }
 
-    /// Every node record.
-    pub fn nodes(&self) -> Result<HashMap<String, NodeRecord>> {
-        self.load(NODES)
+    /// How many file records the store holds.
+    pub fn file_count(&self) -> Result<usize> {
+        let txn = self.db.begin_read().map_err(|e| self.err(e))?;
+        let table = txn.open_table(FILES).map_err(|e| self.err(e))?;
+        let count = table.len().map_err(|e| self.err(e))?;
+        Ok(usize::try_from(count).unwrap_or(usize::MAX))
+    }
+
+    /// Calls `each` with every node record in path order, one decoded at a
+    /// time (a record that does not decode is skipped); returns how many
+    /// the table holds.
+    pub fn visit_nodes(&self, mut each: impl FnMut(&str, NodeRecord)) -> Result<usize> {
+        let txn = self.db.begin_read().map_err(|e| self.err(e))?;
+        let table = txn.open_table(NODES).map_err(|e| self.err(e))?;
+        let mut count = 0;
+        for item in table.iter().map_err(|e| self.err(e))? {
+            let (k, v) = item.map_err(|e| self.err(e))?;
+            count += 1;
+            if let Some(rec) = codec::decode(v.value()) {
+                each(k.value(), rec);
+            }
+        }
+        Ok(count)
     }
 
     /// The node records, to be looked up one at a time.
