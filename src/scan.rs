@@ -134,8 +134,9 @@ impl Listing {
         Listing(walk_roots(root))
     }
 
-    /// The files found, in path (byte) order, when the walk met no
-    /// problem and every name is one hipo accepts; `None` otherwise (a
+    /// The files found (in path (byte) order from [`Listing::walk`], as
+    /// the directories listed them from [`Listing::roots`]), when the walk
+    /// met no problem and every name is one hipo accepts; `None` otherwise (a
     /// scan then has problems to report, so only [`Listing::scan`] will do).
     pub fn clean_files(&self) -> Option<&[Found]> {
         let Walked {
@@ -149,33 +150,6 @@ impl Listing {
     /// How many files were found.
     pub fn len(&self) -> usize {
         self.0.found.len()
-    }
-
-    /// The listing's [`Digest`], when it is clean (no problem, every name
-    /// accepted, no temp file left).
-    pub fn digest(&self) -> Option<Digest> {
-        if !self.0.temp.is_empty() {
-            return None;
-        }
-        let mut digest = Digest::default();
-        self.clean_files()?.iter().for_each(|f| digest.add(f));
-        Some(digest)
-    }
-
-    /// The `n` files changed last, newest first, with their size and
-    /// change stamp: where the next change most likely lands.
-    pub fn newest(&self, n: usize) -> Vec<(String, u64, i128)> {
-        let newer = |a: &&Found, b: &&Found| b.mtime_ns.cmp(&a.mtime_ns).then(a.rel.cmp(&b.rel));
-        let mut by_age: Vec<&Found> = self.0.found.iter().collect();
-        if by_age.len() > n {
-            by_age.select_nth_unstable_by(n, newer);
-            by_age.truncate(n);
-        }
-        by_age.sort_unstable_by(newer);
-        by_age
-            .into_iter()
-            .map(|f| (f.rel.clone(), f.size, f.mtime_ns))
-            .collect()
     }
 
     /// [`Listing::scan`], the listing kept for after (its paths copied).

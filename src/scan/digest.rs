@@ -1,7 +1,8 @@
-//! The tree's digest: what a compaction that found nothing to do keeps to
-//! know, by walking without listing, that nothing changed since.
+//! What a compaction that found nothing to do keeps to know, by walking
+//! without listing, that nothing changed since: the tree's digest, and the
+//! files changed last (stat'ed first, where a change most likely lands).
 
-use super::{Found, Walked};
+use super::{Found, Listing, Walked};
 use std::path::Path;
 
 /// An order-free fingerprint of the tree: how many files, and the sum of a
@@ -30,6 +31,35 @@ impl Digest {
     }
 }
 
+impl Listing {
+    /// The listing's [`Digest`], when it is clean (no problem, every name
+    /// accepted, no temp file left).
+    pub fn digest(&self) -> Option<Digest> {
+        if !self.0.temp.is_empty() {
+            return None;
+        }
+        let mut digest = Digest::default();
+        self.clean_files()?.iter().for_each(|f| digest.add(f));
+        Some(digest)
+    }
+
+    /// The `n` files changed last, newest first, with their size and
+    /// change stamp: where the next change most likely lands.
+    pub fn newest(&self, n: usize) -> Vec<(String, u64, i128)> {
+        let newer = |a: &&Found, b: &&Found| b.mtime_ns.cmp(&a.mtime_ns).then(a.rel.cmp(&b.rel));
+        let mut by_age: Vec<&Found> = self.0.found.iter().collect();
+        if by_age.len() > n {
+            by_age.select_nth_unstable_by(n, newer);
+            by_age.truncate(n);
+        }
+        by_age.sort_unstable_by(newer);
+        by_age
+            .into_iter()
+            .map(|f| (f.rel.clone(), f.size, f.mtime_ns))
+            .collect()
+    }
+}
+
 /// The digest of what [`super::scan`] would list, walked without listing
 /// it; `None` when the walk met a problem or a temp file (a scan has work
 /// for those).
@@ -48,6 +78,31 @@ pub(crate) fn digest(root: &Path) -> Option<Digest> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn newest_picks_the_files_changed_last_newest_first() {
+        let found = |rel: &str, mtime_ns: i128| Found {
+            rel: rel.into(),
+            size: 1,
+            mtime_ns,
+        };
+        let listing = Listing(Walked {
+            found: vec![
+                found("memory/a.md", 30),
+                found("memory/b.md", 90),
+                found("memory/c.md", 10),
+                found("memory/d.md", 90),
+                found("memory/e.md", 50),
+            ],
+            ..Walked::default()
+        });
+        let names = |n| -> Vec<String> { listing.newest(n).into_iter().map(|f| f.0).collect() };
+        // Equal stamps in path order, so the pick does not depend on the walk's.
+        assert_eq!(names(3), ["memory/b.md", "memory/d.md", "memory/e.md"]);
+        assert_eq!(names(5), names(9));
+        assert_eq!(names(5)[4], "memory/c.md");
+        assert!(names(0).is_empty());
+    }
 
     #[test]
     fn the_digest_is_the_listing_s_and_sees_every_kind_of_change() {
