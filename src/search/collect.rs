@@ -57,6 +57,18 @@ pub(super) fn section_of(cols: &[Columns], a: DocAddress) -> u64 {
         .unwrap_or(0)
 }
 
+/// Where a document sits, independent of the index's document order: its
+/// section, then its window within the section (0 for the ranking
+/// document). Equal scores are ordered by it, so a build on more threads,
+/// or a rebuild, shows the same window and the same order.
+pub(super) fn place_of(cols: &[Columns], a: DocAddress) -> (u64, u64) {
+    let c = &cols[a.segment_ord as usize];
+    (
+        c.sec.first(a.doc_id).unwrap_or(0),
+        c.win.first(a.doc_id).unwrap_or(0),
+    )
+}
+
 /// Results that are copies of one passage.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Group {
@@ -271,6 +283,7 @@ fn groups(cols: &[Columns], rule: &SectionRule, top: &[Ranked]) -> Vec<(Group, [
 /// The window of section `sec` that `passage` scores best, if any matches.
 pub(super) fn best_window(
     searcher: &Searcher,
+    cols: &[Columns],
     f: &Fields,
     passage: &dyn TQuery,
     sec: u64,
@@ -288,10 +301,17 @@ pub(super) fn best_window(
             )),
         ),
     ]);
+    // A few, so that windows tied at the top are told apart by their place
+    // rather than by the index's document order.
     let top = searcher
-        .search(&query, &TopDocs::with_limit(1).order_by_score())
+        .search(&query, &TopDocs::with_limit(8).order_by_score())
         .map_err(Error::index("finding the best passage"))?;
-    Ok(top.first().map(|(_, a)| *a))
+    let best = top.first().map(|(s, _)| *s);
+    Ok(top
+        .into_iter()
+        .filter(|(s, _)| Some(*s) == best)
+        .map(|(_, a)| a)
+        .min_by_key(|a| place_of(cols, *a)))
 }
 
 /// Which of the groups tied at the cut (the `limit`-th score) are kept is

@@ -324,7 +324,7 @@ impl HitContext<'_> {
                 .find(|(_, s)| s[2] == rep_sec && s[3] == w)
                 .map(|(a, _)| *a),
             (None, Some(passage)) if windows > 1 => {
-                best_window(self.searcher, self.fields, passage, rep_sec)?
+                best_window(self.searcher, self.cols, self.fields, passage, rep_sec)?
             }
             _ => None,
         };

@@ -7,7 +7,7 @@
 //! adds a prior (see [`OPENING_WEIGHT`]).
 
 use super::build::Built;
-use super::collect::{Columns, section_of};
+use super::collect::{Columns, place_of, section_of};
 use super::coverage::coverage;
 use crate::error::{Error, Result};
 use std::collections::HashMap;
@@ -100,7 +100,10 @@ pub(super) fn sections(
         for (x, c) in list.iter_mut().zip(cov) {
             x.0 *= c.powf(COVERAGE_POWER);
         }
-        list.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+        list.sort_by(|x, y| {
+            y.0.total_cmp(&x.0)
+                .then_with(|| place_of(cols, x.1).cmp(&place_of(cols, y.1)))
+        });
     }
     // A section missing from a full list scores at most that list's last.
     let floor = |list: &[(Score, DocAddress)], more: bool| {
@@ -146,7 +149,11 @@ pub(super) fn sections(
             })
         })
         .collect();
-    out.sort_by(|x, y| y.score.total_cmp(&x.score).then(x.addr.cmp(&y.addr)));
+    out.sort_by(|x, y| {
+        y.score
+            .total_cmp(&x.score)
+            .then_with(|| place_of(cols, x.addr).cmp(&place_of(cols, y.addr)))
+    });
     Ok((out, more_whole || more_parts))
 }
 
