@@ -154,8 +154,7 @@ impl Listing {
 
     /// [`Listing::scan`], the listing kept for after (its paths copied).
     pub fn scan_kept(&self, root: &Path, known: &HashMap<String, FileRecord>) -> Scan {
-        let _span = crate::timing::span("scan: compare");
-        scan_found(root, known, self.0.clone())
+        Listing(self.0.clone()).scan(root, known)
     }
 
     /// The scan: the listing against the records the store holds.

@@ -91,8 +91,11 @@ pub struct NodeRecord {
 /// twice its size after rewriting a year's nodes.
 pub struct NodeRecords<'s> {
     store: &'s Store,
-    table: OnceCell<redb::ReadOnlyTable<&'static str, &'static [u8]>>,
+    table: OnceCell<Table>,
 }
+
+/// A table read: every table of the store maps a path or name to bytes.
+type Table = redb::ReadOnlyTable<&'static str, &'static [u8]>;
 
 impl NodeRecords<'_> {
     /// A node's record; one that does not decode is as good as absent (the
@@ -108,13 +111,11 @@ impl NodeRecords<'_> {
         self.table = OnceCell::new();
     }
 
-    fn table(&self) -> Result<&redb::ReadOnlyTable<&'static str, &'static [u8]>> {
+    fn table(&self) -> Result<&Table> {
         if let Some(table) = self.table.get() {
             return Ok(table);
         }
-        let store = self.store;
-        let txn = store.db.begin_read().map_err(|e| store.err(e))?;
-        let table = txn.open_table(NODES).map_err(|e| store.err(e))?;
+        let table = self.store.read(NODES)?;
         Ok(self.table.get_or_init(|| table))
     }
 }
@@ -239,8 +240,7 @@ impl Store {
 
     /// How many file records the store holds.
     pub fn file_count(&self) -> Result<usize> {
-        let txn = self.db.begin_read().map_err(|e| self.err(e))?;
-        let table = txn.open_table(FILES).map_err(|e| self.err(e))?;
+        let table = self.read(FILES)?;
         let count = table.len().map_err(|e| self.err(e))?;
         Ok(usize::try_from(count).unwrap_or(usize::MAX))
     }
@@ -249,8 +249,7 @@ impl Store {
     /// time (a record that does not decode is skipped); returns how many
     /// the table holds.
     pub fn visit_nodes(&self, mut each: impl FnMut(&str, NodeRecord)) -> Result<usize> {
-        let txn = self.db.begin_read().map_err(|e| self.err(e))?;
-        let table = txn.open_table(NODES).map_err(|e| self.err(e))?;
+        let table = self.read(NODES)?;
         let mut count = 0;
         for item in table.iter().map_err(|e| self.err(e))? {
             let (k, v) = item.map_err(|e| self.err(e))?;
@@ -272,27 +271,29 @@ impl Store {
 
     /// A small value from the meta table.
     pub fn meta<T: serde::de::DeserializeOwned>(&self, key: &str) -> Result<Option<T>> {
-        let txn = self.db.begin_read().map_err(|e| self.err(e))?;
-        let table = txn.open_table(META).map_err(|e| self.err(e))?;
-        let value = table.get(key).map_err(|e| self.err(e))?;
+        let value = self.read(META)?.get(key).map_err(|e| self.err(e))?;
         Ok(value.and_then(|v| codec::decode(v.value())))
     }
 
     /// Whether the meta table holds a non-empty value under `key`, read
     /// without decoding it.
     pub fn has_meta(&self, key: &str) -> Result<bool> {
-        let txn = self.db.begin_read().map_err(|e| self.err(e))?;
-        let table = txn.open_table(META).map_err(|e| self.err(e))?;
-        let value = table.get(key).map_err(|e| self.err(e))?;
+        let value = self.read(META)?.get(key).map_err(|e| self.err(e))?;
         Ok(value.is_some_and(|v| !v.value().is_empty()))
+    }
+
+    /// A table of the store as it is now, in a read transaction of its own
+    /// (the table keeps it open until dropped).
+    fn read(&self, def: TableDefinition<&str, &[u8]>) -> Result<Table> {
+        let txn = self.db.begin_read().map_err(|e| self.err(e))?;
+        txn.open_table(def).map_err(|e| self.err(e))
     }
 
     fn load<T: serde::de::DeserializeOwned>(
         &self,
         def: TableDefinition<&str, &[u8]>,
     ) -> Result<HashMap<String, T>> {
-        let txn = self.db.begin_read().map_err(|e| self.err(e))?;
-        let table = txn.open_table(def).map_err(|e| self.err(e))?;
+        let table = self.read(def)?;
         let mut out = HashMap::new();
         for item in table.iter().map_err(|e| self.err(e))? {
             let (k, v) = item.map_err(|e| self.err(e))?;
