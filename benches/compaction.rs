@@ -8,10 +8,10 @@
 //! `../shared/data/memaware-sessions` (or `HIPO_BENCH_CORPUS`).
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use hipo::Hipo;
-use hipo::compact::Options;
-use hipo::progress::NoProgress;
-use hipo::summarize::NoneSummarizer;
+use hipo_core::Hipo;
+use hipo_core::compact::Options;
+use hipo_core::progress::NoProgress;
+use hipo_core::summarize::NoneSummarizer;
 use std::path::Path;
 use std::time::Duration;
 

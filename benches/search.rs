@@ -6,10 +6,10 @@
 //! `../shared/data/memaware-sessions` (or `HIPO_BENCH_CORPUS`).
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
-use hipo::Hipo;
-use hipo::facade::Searcher;
-use hipo::progress::NoProgress;
-use hipo::search::{Options, query};
+use hipo_core::Hipo;
+use hipo_core::facade::Searcher;
+use hipo_core::progress::NoProgress;
+use hipo_core::search::{Options, query};
 use std::path::Path;
 use std::time::Duration;
 

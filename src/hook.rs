@@ -5,14 +5,14 @@
 //! comes out. A hook must never fail the agent: the front end exits 0
 //! whatever happens and reports problems on stderr.
 
-use crate::error::{Error, Result};
-use crate::facade::Hipo;
-use crate::ingest::Ingested;
-use crate::platform::Platform;
-use crate::progress::NoProgress;
-use crate::render;
-use crate::search::query;
 use chrono::{DateTime, NaiveDate, Utc};
+use hipo_core::error::{Error, Result};
+use hipo_core::facade::Hipo;
+use hipo_core::ingest::Ingested;
+use hipo_core::platform::Platform;
+use hipo_core::progress::NoProgress;
+use hipo_core::render;
+use hipo_core::search::query;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -126,7 +126,7 @@ impl Settings {
 /// The score a passage needs to be recalled unasked: an unrelated prompt
 /// shares a word or two with any large memory, and injecting that noise
 /// on every prompt distracts the agent more than it helps.
-pub const RECALL_FLOOR: f32 = crate::recall::DEFAULT_FLOOR;
+pub const RECALL_FLOOR: f32 = hipo_core::recall::DEFAULT_FLOOR;
 
 /// The files loaded at session start, in order, after ROOT.md.
 pub const HOT_FILES: [&str; 3] = ["SCRATCHPAD.md", "WORKING.md", "TASK-QUEUE.md"];
@@ -184,7 +184,7 @@ fn transcript_of(platform: Platform, input: &Input) -> (Option<PathBuf>, Option<
                 input
                     .transcript_path
                     .clone()
-                    .or_else(crate::ingest::opencode::default_db),
+                    .or_else(hipo_core::ingest::opencode::default_db),
                 Some(id),
             ),
             None => (None, None),
@@ -197,7 +197,7 @@ fn transcript_of(platform: Platform, input: &Input) -> (Option<PathBuf>, Option<
 /// one ended), not a transcript path; the transcripts are the rows of the
 /// agent's database. All of them are summed in one report.
 fn capture_openclaw(hipo: &Hipo, input: &Input, settings: &Settings) -> Result<Option<Ingested>> {
-    use crate::ingest::openclaw;
+    use hipo_core::ingest::openclaw;
     let sources = match &input.transcript_path {
         Some(p) => vec![p.clone()],
         None => openclaw::stores(Some(input.agent_id.as_deref().unwrap_or("main"))),
@@ -230,7 +230,7 @@ pub fn session_context(root: &Path, limit: usize) -> String {
     let mut out = String::from(
         "hipo memory for this project (memory/ROOT.md and the working files). Search it with `hipo search QUERY`; record outcomes with `hipo checkpoint`.\n",
     );
-    for rel in std::iter::once(crate::layout::ROOT_PATH).chain(HOT_FILES) {
+    for rel in std::iter::once(hipo_core::layout::ROOT_PATH).chain(HOT_FILES) {
         let Ok(text) = std::fs::read_to_string(root.join(rel)) else {
             continue;
         };
@@ -257,7 +257,7 @@ fn recall(hipo: &Hipo, prompt: &str, settings: &Settings) -> Result<String> {
     if query::parse(prompt).is_err() {
         return Ok(String::new());
     }
-    let opts = crate::recall::Options {
+    let opts = hipo_core::recall::Options {
         budget: settings.recall_tokens,
         floor: settings.recall_floor,
         today: settings.today,

@@ -1,6 +1,9 @@
 //! The `hipo` binary: a thin layer over the `hipo` library.
 
 mod cli;
+mod harness;
+mod hook;
+mod mcp;
 
 use clap::Parser;
 use std::process::ExitCode;

@@ -138,9 +138,9 @@ fn root_md_holds_its_cap_after_a_day_of_ten_thousand_entries() {
     assert!(code == 0 || code == 1, "{out}{err}");
     let root = p.read("memory/ROOT.md");
     assert!(
-        hipo::markdown::estimate_tokens(&root) <= 3000,
+        hipo_core::markdown::estimate_tokens(&root) <= 3000,
         "{} tokens, {} bytes",
-        hipo::markdown::estimate_tokens(&root),
+        hipo_core::markdown::estimate_tokens(&root),
         root.len()
     );
     assert!(root.contains("## Active Context"), "{root}");
@@ -154,7 +154,7 @@ fn root_md_holds_its_cap_after_a_day_of_ten_thousand_entries() {
 fn a_search_under_a_held_lock_never_fails_whatever_the_lock_wait() {
     let p = Project::compacted_sample();
     p.json(["index"]);
-    let project = hipo::Hipo::open(p.path()).unwrap();
+    let project = hipo_core::Hipo::open(p.path()).unwrap();
     let _held = project.lock(std::time::Duration::ZERO).unwrap();
     for wait in ["0", "0.2", "1", "1.4"] {
         let start = std::time::Instant::now();

@@ -114,9 +114,9 @@ fn each_tool_answers_on_the_sample() {
     );
     assert!(pack.contains("memory/2027-01-08.md:3"), "{pack}");
     assert!(
-        hipo::markdown::estimate_tokens(&pack) <= 140,
+        hipo_core::markdown::estimate_tokens(&pack) <= 140,
         "{}: {pack}",
-        hipo::markdown::estimate_tokens(&pack)
+        hipo_core::markdown::estimate_tokens(&pack)
     );
 
     // checkpoint: appended, then found by search and timeline.
@@ -287,7 +287,7 @@ fn engine_problems_are_tool_errors_and_a_held_lock_is_waited_on_boundedly() {
     let mut c = Client::start(&p, &[], &[("HIPO_LOCK_WAIT", "0.3")]);
     let r = c.call("search", json!({"query": "postgres"}));
     assert_eq!(r["result"]["structuredContent"]["fresh"], true, "{r}");
-    let project = hipo::Hipo::open(p.path()).unwrap();
+    let project = hipo_core::Hipo::open(p.path()).unwrap();
     let held = project.lock(Duration::from_secs(5)).unwrap();
     let r = c.call(
         "checkpoint",

@@ -19,10 +19,10 @@
 mod common;
 use common::Project;
 use common::props::config;
-use hipo::Hipo;
-use hipo::compact::Options;
-use hipo::progress::NoProgress;
-use hipo::summarize::NoneSummarizer;
+use hipo_core::Hipo;
+use hipo_core::compact::Options;
+use hipo_core::progress::NoProgress;
+use hipo_core::summarize::NoneSummarizer;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 use std::path::Path;

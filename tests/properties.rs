@@ -7,9 +7,9 @@
 
 mod common;
 use common::props::{config, markdown_text, secretish};
-use hipo::markdown;
-use hipo::redact::{REDACTED, redact};
-use hipo::search::query;
+use hipo_core::markdown;
+use hipo_core::redact::{REDACTED, redact};
+use hipo_core::search::query;
 use proptest::prelude::*;
 
 proptest! {

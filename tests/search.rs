@@ -256,7 +256,7 @@ fn extra_globs_from_the_config_are_searched() {
 fn a_busy_project_is_searched_as_it_is() {
     let p = Project::compacted_sample();
     p.hits(&["postgres"]);
-    let project = hipo::Hipo::open(p.path()).unwrap();
+    let project = hipo_core::Hipo::open(p.path()).unwrap();
     let _held = project.lock(std::time::Duration::ZERO).unwrap();
     let out = p
         .hipo()
@@ -336,7 +336,7 @@ fn a_key_block_longer_than_a_window_never_shows_in_a_snippet() {
 fn index_waits_for_a_busy_project_and_never_claims_to_be_up_to_date() {
     let p = Project::compacted_sample();
     p.json(["index"]);
-    let project = hipo::Hipo::open(p.path()).unwrap();
+    let project = hipo_core::Hipo::open(p.path()).unwrap();
     let _held = project.lock(std::time::Duration::ZERO).unwrap();
     let out = p
         .hipo()

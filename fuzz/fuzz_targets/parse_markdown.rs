@@ -8,13 +8,13 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    if let Ok(doc) = hipo::markdown::parse_document(text) {
+    if let Ok(doc) = hipo_core::markdown::parse_document(text) {
         assert!(text.ends_with(doc.body));
     }
-    let _ = hipo::markdown::headings(text);
-    let _ = hipo::markdown::entries(text);
-    let _ = hipo::markdown::topics_of(text);
-    let sections = hipo::markdown::sections(text);
+    let _ = hipo_core::markdown::headings(text);
+    let _ = hipo_core::markdown::entries(text);
+    let _ = hipo_core::markdown::topics_of(text);
+    let sections = hipo_core::markdown::sections(text);
     for pair in sections.windows(2) {
         assert_eq!(pair[0].end, pair[1].start);
     }

@@ -6,6 +6,6 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(input) = std::str::from_utf8(data) {
-        let _ = hipo::search::query::parse(input);
+        let _ = hipo_core::search::query::parse(input);
     }
 });

@@ -9,7 +9,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let mut prev = 0;
-    for s in hipo::index::sections::split(text) {
+    for s in hipo_core::index::sections::split(text) {
         assert!(prev <= s.bytes.start && s.bytes.start < s.bytes.end && s.bytes.end <= text.len());
         assert!(text.is_char_boundary(s.bytes.start) && text.is_char_boundary(s.bytes.end));
         assert!(s.lines.0 <= s.lines.1);

@@ -2,8 +2,8 @@
 
 use chrono::NaiveDate;
 use clap::{Parser, Subcommand};
-use hipo::llm::{Backend, Overrides};
-use hipo::platform::Platform;
+use hipo_core::llm::{Backend, Overrides};
+use hipo_core::platform::Platform;
 use std::path::PathBuf;
 
 /// Long-term memory for AI agents: Markdown logs, an incremental summary
@@ -74,7 +74,7 @@ pub enum Command {
         platform: Platform,
         /// session-start, prompt, stop, pre-compact or session-end.
         #[arg(value_parser = parse_event)]
-        event: hipo::hook::Event,
+        event: crate::hook::Event,
     },
     /// Append what is new in agent session transcripts to today's raw log (once).
     Ingest {
@@ -209,7 +209,7 @@ fn parse_platform(s: &str) -> std::result::Result<Platform, String> {
     s.parse()
 }
 
-fn parse_event(s: &str) -> std::result::Result<hipo::hook::Event, String> {
+fn parse_event(s: &str) -> std::result::Result<crate::hook::Event, String> {
     s.parse()
 }
 
@@ -321,7 +321,7 @@ pub struct RecallArgs {
     #[arg(required = true, allow_hyphen_values = true)]
     pub query: Vec<String>,
     /// Tokens the pack may hold (about 4 ASCII bytes a token).
-    #[arg(long, default_value_t = hipo::recall::DEFAULT_BUDGET)]
+    #[arg(long, default_value_t = hipo_core::recall::DEFAULT_BUDGET)]
     pub budget: usize,
     /// The relevance a passage holding a fifth of the question must reach,
     /// or the pack is empty (default: the config's `recall.floor`, else
@@ -338,7 +338,7 @@ pub struct EmbedArgs {
     /// lexical (BM25), hybrid (BM25 fused with vectors) or vector
     /// [default: hybrid when an embedding model is set, else lexical].
     #[arg(long, value_name = "MODE")]
-    pub mode: Option<hipo::embed::Mode>,
+    pub mode: Option<hipo_core::embed::Mode>,
     /// Ollama embedding model (all-minilm, nomic-embed-text, bge-m3…).
     #[arg(long, env = "HIPO_EMBED_MODEL", value_name = "NAME")]
     pub embed_model: Option<String>,
@@ -348,8 +348,8 @@ pub struct EmbedArgs {
 }
 
 impl EmbedArgs {
-    pub fn overrides(&self) -> hipo::embed::Overrides {
-        hipo::embed::Overrides {
+    pub fn overrides(&self) -> hipo_core::embed::Overrides {
+        hipo_core::embed::Overrides {
             model: self.embed_model.clone(),
             mode: self.mode,
             host: self.host.clone(),

@@ -4,8 +4,8 @@ use super::args::CompactArgs;
 use super::output::{Bar, compact_code, print_json, report_problems};
 use super::{Ctx, settings};
 use anyhow::Result;
-use hipo::compact::Options;
-use hipo::facade::Compacted;
+use hipo_core::compact::Options;
+use hipo_core::facade::Compacted;
 
 pub fn run(ctx: &Ctx, args: &CompactArgs) -> Result<u8> {
     let hipo = ctx.hipo()?;
@@ -31,7 +31,10 @@ pub fn print(ctx: &Ctx, done: &Compacted) -> Result<u8> {
     if ctx.json {
         print_json(done)?;
     } else {
-        print!("{}", hipo::render::compact_report(ctx.style, &done.report));
+        print!(
+            "{}",
+            hipo_core::render::compact_report(ctx.style, &done.report)
+        );
         if let Some(s) = &done.llm {
             println!(
                 "llm: {} call(s), {} cached, {} prompt + {} output tokens, {:.1} s in the model",

@@ -4,9 +4,9 @@
 //! reported on stderr, which the platforms log).
 
 use super::{Ctx, exit};
-use hipo::Hipo;
-use hipo::hook::{self, Event, Input, Outcome, Settings};
-use hipo::platform::Platform;
+use crate::hook::{self, Event, Input, Outcome, Settings};
+use hipo_core::Hipo;
+use hipo_core::platform::Platform;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -30,7 +30,7 @@ fn try_run(ctx: &Ctx, platform: Platform, event: Event) -> anyhow::Result<()> {
         lock_wait: ctx.lock_wait().min(std::time::Duration::from_secs(10)),
         recall_tokens: recall.budget_tokens,
         recall_floor: recall.floor,
-        ..Settings::new(ctx.today(), hipo::facade::clock_on(ctx.today()))
+        ..Settings::new(ctx.today(), hipo_core::facade::clock_on(ctx.today()))
     };
     let outcome = hook::run(&hipo, platform, event, &input, &settings)?;
     finish(&hipo, &outcome, settings.today);

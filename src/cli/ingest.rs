@@ -7,9 +7,9 @@
 use super::output::print_json;
 use super::{Ctx, exit};
 use anyhow::{Result, bail};
-use hipo::Hipo;
-use hipo::ingest::{Ingested, openclaw, opencode};
-use hipo::platform::Platform;
+use hipo_core::Hipo;
+use hipo_core::ingest::{Ingested, openclaw, opencode};
+use hipo_core::platform::Platform;
 use std::path::PathBuf;
 
 pub fn run(

@@ -3,10 +3,10 @@
 use super::Ctx;
 use super::exit;
 use super::output::print_json;
+use crate::harness::{self, Change, Report};
 use anyhow::Result;
-use hipo::Hipo;
-use hipo::harness::{self, Change, Report};
-use hipo::platform::Platform;
+use hipo_core::Hipo;
+use hipo_core::platform::Platform;
 use std::path::Path;
 
 pub fn run(ctx: &Ctx, platforms: &[Platform]) -> Result<u8> {
@@ -17,7 +17,7 @@ pub fn run(ctx: &Ctx, platforms: &[Platform]) -> Result<u8> {
     let platforms = match platforms {
         [] => match Platform::detect(&root) {
             Ok(p) => vec![p],
-            Err(hipo::Error::Usage(why)) if why.starts_with("several") => anyhow::bail!(why),
+            Err(hipo_core::Error::Usage(why)) if why.starts_with("several") => anyhow::bail!(why),
             Err(_) => Vec::new(),
         },
         given => given.to_vec(),
@@ -30,7 +30,7 @@ pub fn run(ctx: &Ctx, platforms: &[Platform]) -> Result<u8> {
     let mut installed = platforms
         .iter()
         .map(|p| harness::install(&root, *p, &bin))
-        .collect::<hipo::Result<Vec<Report>>>()?;
+        .collect::<hipo_core::Result<Vec<Report>>>()?;
     if bin != "hipo" {
         // Shared files (Codex's project hooks, the MCP registrations)
         // call `hipo` on PATH, which is not this binary yet.
@@ -44,7 +44,7 @@ pub fn run(ctx: &Ctx, platforms: &[Platform]) -> Result<u8> {
         #[derive(serde::Serialize)]
         struct Out<'a> {
             #[serde(flatten)]
-            layout: &'a hipo::facade::InitReport,
+            layout: &'a hipo_core::facade::InitReport,
             platforms: &'a [Report],
         }
         print_json(&Out {
@@ -73,7 +73,7 @@ pub fn uninstall(ctx: &Ctx, platforms: &[Platform]) -> Result<u8> {
     let reports = platforms
         .iter()
         .map(|p| harness::uninstall(hipo.root(), *p))
-        .collect::<hipo::Result<Vec<Report>>>()?;
+        .collect::<hipo_core::Result<Vec<Report>>>()?;
     if ctx.json {
         print_json(&reports)?;
     } else {
@@ -87,7 +87,7 @@ pub fn doctor(ctx: &Ctx) -> Result<u8> {
     let codex_home = std::env::var_os("CODEX_HOME")
         .map(std::path::PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".codex")));
-    let due = hipo.compaction_due(hipo::facade::clock_on(ctx.today()));
+    let due = hipo.compaction_due(hipo_core::facade::clock_on(ctx.today()));
     let findings = harness::doctor(hipo.root(), hipo.config(), &due, codex_home.as_deref());
     if ctx.json {
         print_json(&findings)?;

@@ -5,14 +5,14 @@ use super::args::LlmArgs;
 use super::output::print_json;
 use super::{Ctx, exit};
 use anyhow::Result;
-use hipo::llm::{self, Backend, Overrides};
+use hipo_core::llm::{self, Backend, Overrides};
 
 pub fn run(ctx: &Ctx, args: &LlmArgs) -> Result<u8> {
     // Outside a project the config's defaults apply.
     let config = match ctx.hipo() {
         Ok(hipo) => hipo.config().clone(),
-        Err(e) if matches!(e.downcast_ref(), Some(hipo::Error::NoProject(_))) => {
-            hipo::config::Config::default()
+        Err(e) if matches!(e.downcast_ref(), Some(hipo_core::Error::NoProject(_))) => {
+            hipo_core::config::Config::default()
         }
         Err(e) => return Err(e),
     };

@@ -5,8 +5,8 @@
 
 use super::args::{EmbedArgs, LlmArgs};
 use super::{Ctx, exit};
+use crate::mcp::{Config, serve_stdio};
 use anyhow::Result;
-use hipo::mcp::{Config, serve_stdio};
 
 pub fn run(ctx: &Ctx, llm: &LlmArgs, embed_model: Option<String>) -> Result<u8> {
     // Writes wait `HIPO_LOCK_WAIT` if set, else the server's own bound

@@ -1,5 +1,5 @@
 //! The `hipo` command line: each subcommand is a file that parses its
-//! flags, calls the [`hipo::Hipo`] facade, and prints. No engine logic
+//! flags, calls the [`hipo_core::Hipo`] facade, and prints. No engine logic
 //! lives here.
 
 mod args;
@@ -26,9 +26,9 @@ use args::{Command, LlmArgs, LlmCommand};
 
 use anyhow::Result;
 use chrono::NaiveDate;
-use hipo::Hipo;
-use hipo::llm::Settings;
-use hipo::render::Style;
+use hipo_core::Hipo;
+use hipo_core::llm::Settings;
+use hipo_core::render::Style;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -114,7 +114,10 @@ impl Ctx {
 /// The model settings for this run: the project's config merged with the
 /// flags and their environment variables.
 pub fn settings(hipo: &Hipo, llm: &LlmArgs) -> Result<Settings> {
-    Ok(hipo::llm::resolve(&hipo.config().llm, &llm.overrides())?)
+    Ok(hipo_core::llm::resolve(
+        &hipo.config().llm,
+        &llm.overrides(),
+    )?)
 }
 
 /// Parses and runs; the caller maps errors to exit code 2.
@@ -155,8 +158,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
 
 /// Maps a library error to its exit code.
 pub fn exit_code_of(err: &anyhow::Error) -> u8 {
-    match err.downcast_ref::<hipo::Error>() {
-        Some(hipo::Error::Busy { .. }) => exit::BUSY,
+    match err.downcast_ref::<hipo_core::Error>() {
+        Some(hipo_core::Error::Busy { .. }) => exit::BUSY,
         _ => exit::ERROR,
     }
 }

@@ -4,7 +4,7 @@ use super::args::LlmArgs;
 use super::output::{Bar, report_sync};
 use super::{Ctx, settings};
 use anyhow::Result;
-use hipo::compact::Options;
+use hipo_core::compact::Options;
 
 pub fn run(ctx: &Ctx, args: &LlmArgs) -> Result<u8> {
     let hipo = ctx.hipo()?;

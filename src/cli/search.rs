@@ -4,11 +4,11 @@ use super::Ctx;
 use super::args::SearchArgs;
 use super::output::{Bar, print_json, report_sync, search_code};
 use anyhow::Result;
-use hipo::search::{self, Hit, query};
+use hipo_core::search::{self, Hit, query};
 use std::time::Instant;
 
 /// The query with the flag filters applied as if written inline.
-fn parse(args: &SearchArgs) -> hipo::Result<query::Query> {
+fn parse(args: &SearchArgs) -> hipo_core::Result<query::Query> {
     let mut q = query::parse(&args.query.join(" "))?;
     let one = |v: &Option<String>| v.iter().cloned().collect::<Vec<_>>();
     for (name, values) in [
@@ -37,9 +37,9 @@ pub fn run(ctx: &Ctx, args: &SearchArgs) -> Result<u8> {
         snippets: !args.files,
         ..Default::default()
     };
-    let _all = hipo::timing::span("search (command)");
+    let _all = hipo_core::timing::span("search (command)");
     let hipo = {
-        let _s = hipo::timing::span("project + config");
+        let _s = hipo_core::timing::span("project + config");
         ctx.hipo()?
     };
     let found = hipo.with_embed(args.embed.overrides()).search(
@@ -49,7 +49,7 @@ pub fn run(ctx: &Ctx, args: &SearchArgs) -> Result<u8> {
         &Bar::indexing(),
     )?;
     report_sync(&found.searcher);
-    let _print = hipo::timing::span("render + print");
+    let _print = hipo_core::timing::span("render + print");
     if ctx.json {
         #[derive(serde::Serialize)]
         struct Out<'a> {
@@ -76,7 +76,7 @@ pub fn run(ctx: &Ctx, args: &SearchArgs) -> Result<u8> {
             println!("{}", h.path);
         }
     } else {
-        print!("{}", hipo::render::hits(ctx.style, &found.hits, None));
+        print!("{}", hipo_core::render::hits(ctx.style, &found.hits, None));
     }
     Ok(search_code(&found.searcher))
 }

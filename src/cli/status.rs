@@ -13,11 +13,11 @@ pub fn run(ctx: &Ctx, args: &LlmArgs) -> Result<u8> {
         eprintln!("hipo: {w}");
     }
     let today = ctx.today();
-    let report = session.status(&llm, today, hipo::facade::clock_on(today))?;
+    let report = session.status(&llm, today, hipo_core::facade::clock_on(today))?;
     if ctx.json {
         print_json(&report)?;
     } else {
-        print!("{}", hipo::render::status(ctx.style, &report));
+        print!("{}", hipo_core::render::status(ctx.style, &report));
     }
     Ok(if report.problems.is_empty() {
         exit::OK

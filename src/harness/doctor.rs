@@ -2,8 +2,8 @@
 //! finding names the file and the action; a clean project says so.
 
 use super::{Hook, layout};
-use crate::config::Config;
-use crate::platform::Platform;
+use hipo_core::config::Config;
+use hipo_core::platform::Platform;
 use serde::Serialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -30,7 +30,7 @@ const HOT_LIMITS: [(&str, usize); 3] = [
 pub fn check(
     root: &Path,
     config: &Config,
-    due: &crate::status::Triggers,
+    due: &hipo_core::status::Triggers,
     codex_home: Option<&Path>,
 ) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -262,8 +262,8 @@ fn sorted(v: &Value) -> Value {
 }
 
 fn sizes(out: &mut Vec<Finding>, root: &Path, config: &Config) {
-    if let Ok(text) = std::fs::read_to_string(root.join(crate::layout::ROOT_PATH)) {
-        let tokens = crate::markdown::estimate_tokens(&text);
+    if let Ok(text) = std::fs::read_to_string(root.join(hipo_core::layout::ROOT_PATH)) {
+        let tokens = hipo_core::markdown::estimate_tokens(&text);
         if tokens > config.compaction.root_max_tokens {
             out.push(warn(format!(
                 "memory/ROOT.md is about {tokens} tokens, over rootMaxTokens {}: run `hipo compact`",

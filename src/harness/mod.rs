@@ -16,9 +16,9 @@ mod texts;
 pub use doctor::{Finding, check as doctor};
 pub use files::Change;
 
-use crate::error::{Error, Result};
-use crate::platform::Platform;
 use files::{json_object, json_text, put, read, with_block, with_hooks};
+use hipo_core::error::{Error, Result};
+use hipo_core::platform::Platform;
 use serde_json::{Value, json};
 use std::path::Path;
 

@@ -16,9 +16,9 @@
 use super::files::{self, json_text, put, read, with_block};
 use super::openclaw_hook::{HANDLER_TS, hook_md};
 use super::{Change, Finding, Report, texts};
-use crate::error::Result;
-use crate::ingest::openclaw::state_dir;
-use crate::platform::Platform;
+use hipo_core::error::Result;
+use hipo_core::ingest::openclaw::state_dir;
+use hipo_core::platform::Platform;
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
 
@@ -58,9 +58,9 @@ pub fn install(root: &Path, bin: &str) -> Result<Report> {
     }
     // An existing MEMORY.md gains the section, filled from ROOT.md now
     // rather than at the next compaction.
-    if let Ok(root_md) = std::fs::read_to_string(root.join(crate::layout::ROOT_PATH)) {
+    if let Ok(root_md) = std::fs::read_to_string(root.join(hipo_core::layout::ROOT_PATH)) {
         let before = read(&root.join("MEMORY.md"))?;
-        crate::root::sync_memory_md(root, &root_md)?;
+        hipo_core::sync_memory_md(root, &root_md)?;
         let created = report
             .files
             .iter()

@@ -17,7 +17,7 @@ use super::doctor::{fix, ok, reachable, warn};
 use super::files::{Change, put, read};
 use super::jsonc;
 use super::{Finding, Report};
-use crate::error::{Error, Result};
+use hipo_core::error::{Error, Result};
 use serde_json::{Value, json};
 use std::path::Path;
 

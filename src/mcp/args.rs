@@ -2,10 +2,10 @@
 //! that turn a bad argument into an invalid-params error naming it and its
 //! valid form, and the shapes hits are returned in.
 
-use crate::error::Error;
-use crate::markdown::EntryType;
-use crate::search::{self, Hit, get::Target, query};
 use chrono::NaiveDate;
+use hipo_core::error::Error;
+use hipo_core::markdown::EntryType;
+use hipo_core::search::{self, Hit, get::Target, query};
 use rmcp::ErrorData;
 use rmcp::model::{CallToolResult, ContentBlock};
 use schemars::JsonSchema;
@@ -139,7 +139,7 @@ pub struct SearchArgs {
 }
 
 /// The ranking a `mode` argument asks for (`None`: the server's default).
-fn mode_of(mode: Option<&str>) -> Result<Option<crate::embed::Mode>, ErrorData> {
+fn mode_of(mode: Option<&str>) -> Result<Option<hipo_core::embed::Mode>, ErrorData> {
     mode.filter(|m| !m.trim().is_empty())
         .map(|m| m.parse().map_err(|e: String| invalid("mode", e)))
         .transpose()
@@ -147,7 +147,7 @@ fn mode_of(mode: Option<&str>) -> Result<Option<crate::embed::Mode>, ErrorData> 
 
 impl SearchArgs {
     /// The ranking asked for (`None`: the server's default).
-    pub(super) fn mode(&self) -> Result<Option<crate::embed::Mode>, ErrorData> {
+    pub(super) fn mode(&self) -> Result<Option<hipo_core::embed::Mode>, ErrorData> {
         mode_of(self.mode.as_deref())
     }
 
@@ -316,7 +316,7 @@ pub struct RecallArgs {
 
 impl RecallArgs {
     /// The ranking asked for (`None`: the server's default).
-    pub(super) fn mode(&self) -> Result<Option<crate::embed::Mode>, ErrorData> {
+    pub(super) fn mode(&self) -> Result<Option<hipo_core::embed::Mode>, ErrorData> {
         mode_of(self.mode.as_deref())
     }
 }

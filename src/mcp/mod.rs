@@ -8,7 +8,7 @@
 //!   compact, timeline), their argument schemas and descriptions.
 //! - `resources`: `memory/ROOT.md` and the hot files, for a client to
 //!   attach.
-//! - `progress`: the engine's [`crate::progress::Progress`] events as
+//! - `progress`: the engine's [`hipo_core::progress::Progress`] events as
 //!   MCP progress notifications.
 //!
 //! The engine's blocking work (search, compact, append) runs on tokio's
@@ -24,4 +24,4 @@ mod resources;
 pub mod server;
 mod tools;
 
-pub use server::{Config, Server, serve_stdio};
+pub use server::{Config, serve_stdio};

@@ -4,8 +4,8 @@
 //! `file://` URIs of the files; their text is redacted like everything
 //! hipo shows.
 
-use crate::fsutil::read_utf8;
-use crate::redact::redact;
+use hipo_core::read_utf8;
+use hipo_core::redact::redact;
 use rmcp::ErrorData;
 use rmcp::model::{ReadResourceResult, Resource, ResourceContents};
 use std::path::Path;

@@ -7,10 +7,10 @@
 //! call, so a server started before `hipo init` works once it ran.
 
 use super::resources;
-use crate::Hipo;
-use crate::error::Error;
-use crate::llm::{Overrides, Settings};
 use chrono::NaiveDate;
+use hipo_core::Hipo;
+use hipo_core::error::Error;
+use hipo_core::llm::{Overrides, Settings};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
@@ -42,7 +42,7 @@ pub struct Config {
     pub llm: Overrides,
     /// Embedding settings over the project's `search.embed.*` (searches):
     /// the same the CLI's flags and environment give.
-    pub embed: crate::embed::Overrides,
+    pub embed: hipo_core::embed::Overrides,
     /// How long writes wait for the project lock.
     pub lock_wait: Duration,
 }
@@ -62,7 +62,7 @@ impl Config {
             cwd,
             today: None,
             llm: Overrides::default(),
-            embed: crate::embed::Overrides::default(),
+            embed: hipo_core::embed::Overrides::default(),
             lock_wait: LOCK_WAIT,
         }
     }
@@ -93,7 +93,7 @@ impl Server {
     }
 
     /// The project, found on first use.
-    pub(super) fn project(&self) -> crate::Result<Arc<Hipo>> {
+    pub(super) fn project(&self) -> hipo_core::Result<Arc<Hipo>> {
         let mut slot = self.shared.hipo.lock().map_err(|_| {
             Error::Usage("hipo: internal state poisoned; restart the server".into())
         })?;
@@ -120,15 +120,15 @@ impl Server {
     }
 
     /// How long a search may wait when there is no index yet to answer
-    /// from: past [`crate::facade::SEARCH_PATIENCE`], after which an
+    /// from: past [`hipo_core::facade::SEARCH_PATIENCE`], after which an
     /// existing index answers as it is.
     pub(super) fn read_wait(&self) -> Duration {
-        self.lock_wait().max(crate::facade::SEARCH_PATIENCE * 2)
+        self.lock_wait().max(hipo_core::facade::SEARCH_PATIENCE * 2)
     }
 
     /// The model settings for compact and status.
-    pub(super) fn settings(&self, hipo: &Hipo) -> crate::Result<Settings> {
-        crate::llm::resolve(&hipo.config().llm, &self.shared.config.llm)
+    pub(super) fn settings(&self, hipo: &Hipo) -> hipo_core::Result<Settings> {
+        hipo_core::llm::resolve(&hipo.config().llm, &self.shared.config.llm)
     }
 }
 
@@ -211,7 +211,7 @@ impl ServerHandler for Server {
 
 /// Serves MCP on stdin and stdout until the client closes stdin (or the
 /// connection breaks before `initialize`): both end quietly.
-pub fn serve_stdio(config: Config) -> crate::Result<()> {
+pub fn serve_stdio(config: Config) -> hipo_core::Result<()> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -1,4 +1,4 @@
-//! The tools, each a thin call into the [`crate::Hipo`] facade on tokio's
+//! The tools, each a thin call into the [`hipo_core::Hipo`] facade on tokio's
 //! blocking pool. Arguments are checked before any work: a bad one is an
 //! invalid-params error naming it and its valid form. What the engine
 //! reports (no project, a lock held too long, an unreadable file) is a
@@ -7,11 +7,11 @@
 use super::page::page;
 use super::progress;
 use super::server::Server;
-use crate::error::Error;
-use crate::journal::Entry;
-use crate::progress::NoProgress;
-use crate::render::{self, Style};
-use crate::search::{self, get::Target, query};
+use hipo_core::error::Error;
+use hipo_core::journal::Entry;
+use hipo_core::progress::NoProgress;
+use hipo_core::render::{self, Style};
+use hipo_core::search::{self, get::Target, query};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::RequestMetaObject;
 use rmcp::{Peer, RoleServer, tool, tool_router};
@@ -123,7 +123,7 @@ impl Server {
         let wait = self.read_wait();
         // Asked for explicitly, the pack never abstains: the floor is for
         // recall nobody asked for (the prompt hook).
-        let opts = crate::recall::Options {
+        let opts = hipo_core::recall::Options {
             budget,
             floor: 0.0,
             today: chrono::Local::now().date_naive(),
@@ -240,9 +240,9 @@ impl Server {
         };
         let (notifier, forwarder) = progress::channel(peer, meta.get_progress_token());
         let notifier = Arc::new(notifier);
-        let options = crate::compact::Options {
+        let options = hipo_core::compact::Options {
             dry_run: args.dry_run.unwrap_or(false),
-            ..crate::compact::Options::new(today)
+            ..hipo_core::compact::Options::new(today)
         };
         let done = blocking(move || {
             let session = hipo.lock(wait)?;
@@ -323,7 +323,7 @@ impl Server {
 
 /// What a searcher has to tell the agent: a stale index, and a configured
 /// embedding model that failed (the results are then lexical).
-fn warnings_of(searcher: &crate::facade::Searcher) -> Vec<String> {
+fn warnings_of(searcher: &hipo_core::facade::Searcher) -> Vec<String> {
     let mut warnings = searcher.warnings().to_vec();
     warnings.extend(
         searcher

@@ -4,7 +4,6 @@
 use crate::compact::{self, Action, NodeInfo, Options};
 use crate::config::CompactionState;
 use crate::error::{Problem, Result};
-use crate::facade::Session;
 use crate::layout::Level;
 use crate::markdown::Status;
 use crate::progress::NoProgress;
@@ -73,16 +72,26 @@ pub struct StatusReport {
     pub problems: Vec<Problem>,
 }
 
+/// What a status reads of a project: the caller (the facade's `Session`)
+/// holds the project lock and has opened the store.
+pub(crate) struct Locked<'a> {
+    pub root: &'a std::path::Path,
+    pub config: &'a crate::config::Config,
+    pub store: &'a Store,
+    /// Why the store was rebuilt when it was opened, if it was.
+    pub store_warning: Option<String>,
+}
+
 /// Computes the status. The caller holds the project lock.
-pub fn status(
-    session: &Session,
+pub(crate) fn status(
+    project: Locked<'_>,
     scan: Scan,
     summarizer: &dyn Summarizer,
     today: NaiveDate,
     now: DateTime<Utc>,
 ) -> Result<StatusReport> {
-    let (root, config, store) = (session.root(), session.config(), session.store()?);
-    let store_warning = session.store_warning()?.map(str::to_string);
+    let (root, config, store) = (project.root, project.config, project.store);
+    let store_warning = project.store_warning;
     let file_records = store.file_count()?;
     // The configured summarizer (never called in a dry run), so nodes a
     // model wrote are seen as up to date, as `compact` would see them.

@@ -495,7 +495,7 @@ mod tests {
 
     #[test]
     fn every_word_starts_with_its_stems_prefix() {
-        let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/sample");
+        let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/sample");
         let mut text = String::from(
             "dying lying tying skies skis idly gently ugly early only singly news \
              sensibility probabilities relational realization hopefulness hoping \

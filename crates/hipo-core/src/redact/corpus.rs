@@ -5,8 +5,14 @@
 
 use super::{REDACTED, redact};
 
-const SECRETS: &str = include_str!("../../tests/data/secrets.tsv");
-const LOOKALIKES: &str = include_str!("../../tests/data/lookalikes.tsv");
+const SECRETS: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../tests/data/secrets.tsv"
+));
+const LOOKALIKES: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../tests/data/lookalikes.tsv"
+));
 
 /// `(provider, secret, line)` rows, `\n` decoded.
 fn secrets() -> Vec<(&'static str, String, String)> {

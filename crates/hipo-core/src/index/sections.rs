@@ -404,7 +404,7 @@ mod tests {
 }
 
 #[cfg(test)]
-#[path = "../../tests/common/props.rs"]
+#[path = "../../../../tests/common/props.rs"]
 pub(super) mod strategies;
 
 #[cfg(test)]

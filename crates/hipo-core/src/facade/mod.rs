@@ -280,7 +280,7 @@ impl Hipo {
         progress: &dyn Progress,
     ) -> Result<(recall::Pack, Searcher)> {
         let searcher = self.searcher_in(mode, wait, progress)?;
-        let pack = recall::recall(&searcher, &self.root, query, opts)?;
+        let pack = recall::recall(|q, o| searcher.search(q, o), &self.root, query, opts)?;
         Ok((pack, searcher))
     }
 

@@ -10,7 +10,6 @@
 //! worse than nothing.
 
 use crate::error::{Error, Result};
-use crate::facade::Searcher;
 use crate::index::analyzer;
 use crate::markdown::{EntryType, estimate_tokens};
 use crate::render;
@@ -20,17 +19,7 @@ use serde::Serialize;
 use std::collections::HashSet;
 use std::path::Path;
 
-/// Tokens a pack may hold unless told otherwise.
-pub const DEFAULT_BUDGET: usize = 800;
-/// The relevance ([`crate::search::Hit::relevance`]: the score over what
-/// the best section scores by chance in a memory that size) the best
-/// result must reach, or the pack is empty. Chosen on the MemAware corpus
-/// (1,320 sections) so that at least nine in ten prompts unrelated to the
-/// memory (`fixtures/eval/unrelated-prompts.txt`) get nothing: a BM25
-/// score of 65 there, as the old fixed floor was. Counted this way the
-/// floor also holds on a young memory of forty sections, where raw scores
-/// are a third as large and the fixed floor let nothing through.
-pub const DEFAULT_FLOOR: f32 = 1.15;
+pub use crate::config::{DEFAULT_BUDGET, DEFAULT_FLOOR};
 /// The share of the question's weight (its terms' IDF) a passage that
 /// reaches the floor must also hold. A long prompt about something else
 /// always shares a few words with some passage, and in a young memory,
@@ -110,8 +99,14 @@ fn reaches(hit: &search::Hit, floor: f32) -> bool {
     floor <= 0.0 || (hit.relevance >= floor && hit.coverage >= MIN_COVERAGE)
 }
 
-/// Builds the pack for `query` from a fresh searcher.
-pub fn recall(searcher: &Searcher, root: &Path, query: &str, opts: &Options) -> Result<Pack> {
+/// Builds the pack for `query` from `search`, a fresh index's search
+/// (the facade passes its searcher's; recall never opens an index itself).
+pub fn recall(
+    search: impl Fn(&search::query::Query, &search::Options) -> Result<Vec<Hit>>,
+    root: &Path,
+    query: &str,
+    opts: &Options,
+) -> Result<Pack> {
     let mut pack = Pack {
         query: query.to_string(),
         abstained: true,
@@ -124,7 +119,7 @@ pub fn recall(searcher: &Searcher, root: &Path, query: &str, opts: &Options) -> 
             limit: (opts.budget / TOKENS_PER_PASSAGE).clamp(3, 40),
             ..Default::default()
         };
-        searcher.search(&q, &o)
+        search(&q, &o)
     }) {
         Ok(hits) => hits,
         // Only stop words, say: nothing to recall.

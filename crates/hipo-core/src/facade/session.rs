@@ -219,12 +219,19 @@ impl<'h> Session<'h> {
         today: NaiveDate,
         now: DateTime<Utc>,
     ) -> Result<StatusReport> {
-        let scan = crate::scan::scan(self.root(), &self.store()?.files()?);
+        let store = self.store()?;
+        let scan = crate::scan::scan(self.root(), &store.files()?);
+        let project = status::Locked {
+            root: self.root(),
+            config: self.config(),
+            store,
+            store_warning: self.store_warning()?.map(str::to_string),
+        };
         if llm.backend == Backend::None {
-            return status::status(self, scan, &NoneSummarizer, today, now);
+            return status::status(project, scan, &NoneSummarizer, today, now);
         }
-        let summarizer = OllamaSummarizer::new(llm.clone(), Some(self.store()?))?;
-        status::status(self, scan, &summarizer, today, now)
+        let summarizer = OllamaSummarizer::new(llm.clone(), Some(store))?;
+        status::status(project, scan, &summarizer, today, now)
     }
 
     /// Appends a typed entry to the raw log of `today` (created with its

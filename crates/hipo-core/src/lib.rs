@@ -7,15 +7,15 @@
 //! ARCHITECTURE.md.
 //!
 //! ```
-//! use hipo::Hipo;
-//! use hipo::compact::Options;
-//! use hipo::journal::Entry;
-//! use hipo::markdown::EntryType;
-//! use hipo::progress::NoProgress;
-//! use hipo::summarize::NoneSummarizer;
+//! use hipo_core::Hipo;
+//! use hipo_core::compact::Options;
+//! use hipo_core::journal::Entry;
+//! use hipo_core::markdown::EntryType;
+//! use hipo_core::progress::NoProgress;
+//! use hipo_core::summarize::NoneSummarizer;
 //! use std::time::Duration;
 //!
-//! # fn main() -> hipo::Result<()> {
+//! # fn main() -> hipo_core::Result<()> {
 //! let dir = tempfile::tempdir().expect("a temp dir");
 //! let today = chrono::NaiveDate::from_ymd_opt(2027, 1, 21).expect("a date");
 //! let (hipo, _created) = Hipo::init(dir.path(), today)?;
@@ -35,15 +35,15 @@
 //! drop(session);
 //!
 //! // Reads never need the lock for long: search brings the index up to date.
-//! let query = hipo::search::query::parse("when is the postgres cutover?")?;
+//! let query = hipo_core::search::query::parse("when is the postgres cutover?")?;
 //! let found = hipo.search(
 //!     &query,
-//!     &hipo::search::Options::default(),
+//!     &hipo_core::search::Options::default(),
 //!     Duration::from_secs(5),
 //!     &NoProgress,
 //! )?;
 //! assert_eq!(found.hits[0].path, "memory/2027-01-21.md");
-//! print!("{}", hipo::render::hits(hipo::render::Style::PLAIN, &found.hits, Some(200)));
+//! print!("{}", hipo_core::render::hits(hipo_core::render::Style::PLAIN, &found.hits, Some(200)));
 //! # Ok(())
 //! # }
 //! ```
@@ -57,15 +57,12 @@ pub mod eval;
 pub mod facade;
 pub(crate) mod failpoint;
 pub(crate) mod fsutil;
-pub mod harness;
-pub mod hook;
 pub mod index;
 pub mod ingest;
 pub mod journal;
 pub mod layout;
 pub mod llm;
 pub mod markdown;
-pub mod mcp;
 pub mod platform;
 pub mod progress;
 pub(crate) mod project;
@@ -84,3 +81,9 @@ pub mod tree;
 
 pub use error::{Error, Problem, Result};
 pub use facade::{Hipo, Session};
+/// The atomic write and the checked UTF-8 read the engine uses, for front
+/// ends that write settings files or serve memory files the same way.
+pub use fsutil::{read_utf8, write_atomic};
+/// OpenClaw's `MEMORY.md` section, filled from ROOT.md (the installer
+/// fills it at once rather than at the next compaction).
+pub use root::sync_memory_md;

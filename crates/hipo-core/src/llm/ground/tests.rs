@@ -87,7 +87,7 @@ fn common_words_tell_no_topic_apart() {
 /// sources: every one is accepted, so grounding refuses no good summary.
 #[test]
 fn real_summaries_are_all_accepted() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/summaries");
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/summaries");
     let mut checked = 0;
     let mut entries: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
     entries.sort_by_key(|e| e.path());
@@ -114,7 +114,9 @@ fn real_summaries_are_all_accepted() {
             .split(", ")
             .map(|p| {
                 let raw = std::fs::read_to_string(
-                    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(p),
+                    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                        .join("../..")
+                        .join(p),
                 )
                 .unwrap();
                 crate::summarize::SourceText {
