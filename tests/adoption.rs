@@ -1,7 +1,7 @@
 //! What someone else wrote into the tree is never silently lost: regression
 //! tests for edits that hipo used to overwrite.
 
-mod common;
+use crate::common;
 
 use common::{Project, raw_log};
 

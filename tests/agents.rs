@@ -8,7 +8,7 @@
 //! `tests/fakes/install-clients.sh` (`.ci/run` does; default
 //! `/work/agents`).
 
-mod common;
+use crate::common;
 use common::{Project, Succeeds};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};

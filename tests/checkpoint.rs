@@ -2,7 +2,7 @@
 //! the facade, counted in hipocampus's triggers, safe when hooks fire at
 //! once.
 
-mod common;
+use crate::common;
 use common::Project;
 
 const TODAY: &str = "2027-01-21";

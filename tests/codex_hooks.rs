@@ -7,7 +7,7 @@
 //! does not know (`additionalProperties: false`), so hipo answers in
 //! plain text, which Codex adds to the context as it is.
 
-mod common;
+use crate::common;
 use common::Project;
 use serde_json::Value;
 use std::process::Command;

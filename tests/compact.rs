@@ -1,6 +1,6 @@
 //! The compaction tree, driven through the real binary.
 
-mod common;
+use crate::common;
 
 use common::{Project, raw_log};
 

@@ -1,7 +1,7 @@
 //! A compaction cut short, and what it leaves in its cache: through the
 //! real binary.
 
-mod common;
+use crate::common;
 
 use common::{Project, raw_log};
 

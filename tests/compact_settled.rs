@@ -3,7 +3,7 @@
 //! change made after it is compacted exactly as the same change made on
 //! a tree that never settled: through the real binary.
 
-mod common;
+use crate::common;
 
 use common::{Project, SAMPLE_TODAY, copy_dir};
 use std::time::{Duration, SystemTime};

@@ -5,7 +5,7 @@
 //! turn. Every lock says how long it was waited for (`HIPO_LOCK_TRACE`),
 //! and the test prints the percentiles.
 
-mod common;
+use crate::common;
 use common::Project;
 use std::collections::BTreeMap;
 use std::io::Write;

@@ -3,7 +3,7 @@
 //! resume after an interruption, and a missing model leaves the search
 //! lexical (exit 0, `"semantic": false`).
 
-mod common;
+use crate::common;
 
 use common::fake_ollama::{FakeOllama, Mode, closed_port_url};
 use common::{Project, Succeeds};

@@ -1,7 +1,7 @@
 //! `hipo export --ndjson`, through the real binary on a temp copy of the
 //! compacted sample: its shape, and that it holds what the index holds.
 
-mod common;
+use crate::common;
 
 use common::{Project, Succeeds};
 use serde_json::Value;

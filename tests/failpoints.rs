@@ -7,7 +7,7 @@
 //! byte is lost, and the next plain run converges to what a clean run
 //! writes, opening (or rebuilding) redb and tantivy on its own.
 
-mod common;
+use crate::common;
 use common::{Project, copy_dir};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;

@@ -1,7 +1,7 @@
 //! `hipo get`, `files` and `eval`, through the real binary on temp copies
 //! of the sample memory.
 
-mod common;
+use crate::common;
 
 use common::Project;
 

@@ -1,7 +1,7 @@
 //! Defects found by a black-box run of the binary (kills, held locks,
 //! hostile configs and inputs), each pinned by a test named for it.
 
-mod common;
+use crate::common;
 
 use common::Project;
 use serde_json::Value;
@@ -170,10 +170,12 @@ fn a_search_under_a_held_lock_never_fails_whatever_the_lock_wait() {
         assert_eq!(v["fresh"], false);
         assert!(!v["hits"].as_array().unwrap().is_empty());
         assert!(err.contains("another hipo process"), "{err}");
+        // Not a timing test (those are benches): a search that waited for
+        // the writer to let go would hang here for good.
         let limit: f64 = wait.parse().unwrap();
         assert!(
-            start.elapsed().as_secs_f64() < limit + 1.0,
-            "waited too long"
+            start.elapsed().as_secs_f64() < limit + 30.0,
+            "waited for the writer"
         );
     }
     // With no index at all there is nothing to answer from: it waits the

@@ -1,7 +1,7 @@
 //! The agent harness through the real binary: `hipo hook` and `hipo
 //! ingest` fed Claude Code's hook JSON and transcripts.
 
-mod common;
+use crate::common;
 use common::Project;
 use std::io::Write;
 use std::process::{Command, Stdio};

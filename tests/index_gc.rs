@@ -1,7 +1,7 @@
 //! The index's files after syncs that merge segments, through the real
 //! binary on a temp copy of the sample.
 
-mod common;
+use crate::common;
 
 use common::Project;
 

@@ -1,6 +1,6 @@
 //! Summaries through a fake Ollama server, driven through the real binary.
 
-mod common;
+use crate::common;
 
 use common::fake_ollama::{FakeOllama, Mode, closed_port_url};
 use common::{Project, raw_log};

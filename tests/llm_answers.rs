@@ -2,7 +2,7 @@
 //! server): structured answers, the text fallback, grounded acceptance,
 //! cut prompts and cut answers.
 
-mod common;
+use crate::common;
 
 use common::Project;
 use common::fake_ollama::{FakeOllama, Mode};

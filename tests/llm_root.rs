@@ -2,7 +2,7 @@
 //! is retried, pending nodes and hipo's own markers are never sent, and a
 //! run without the model keeps the model's narrative.
 
-mod common;
+use crate::common;
 
 use common::Project;
 use common::fake_ollama::{FakeOllama, Mode, closed_port_url};

@@ -1,7 +1,7 @@
 //! `hipo mcp` driven as a client would: the real binary spawned on a temp
 //! copy of the sample, JSON-RPC lines over its stdin and stdout.
 
-mod common;
+use crate::common;
 
 use common::Project;
 use common::fake_ollama::{FakeOllama, Mode};

@@ -1,7 +1,7 @@
 //! Search on real agent conversations: four days of the MemAware corpus
 //! (`fixtures/memaware`, MIT licence), through the real binary.
 
-mod common;
+use crate::common;
 
 use common::{Project, copy_dir};
 use std::path::Path;

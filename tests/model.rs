@@ -16,7 +16,7 @@
 //! and `memory/.compaction-state.json` (trigger counters and the time of
 //! the last run).
 
-mod common;
+use crate::common;
 use common::Project;
 use common::props::config;
 use hipo_core::Hipo;

@@ -6,7 +6,7 @@
 //! ingest`. The real gateway runs in `benches/openclaw.sh` (too slow for
 //! the test suite).
 
-mod common;
+use crate::common;
 use common::Project;
 use serde_json::{Value, json};
 use std::io::Write;

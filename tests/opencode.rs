@@ -4,7 +4,7 @@
 //! opencode`) from a store shaped as OpenCode 1.18 writes it. The real
 //! OpenCode runs in tests/agents.rs.
 
-mod common;
+use crate::common;
 use common::Project;
 use std::path::Path;
 use std::process::Command;

@@ -5,7 +5,7 @@
 //! are unit tests beside it (`index::sections::props`), as it is
 //! crate-internal. `PROPTEST_CASES` raises the case counts.
 
-mod common;
+use crate::common;
 use common::props::{config, markdown_text, secretish};
 use hipo_core::markdown;
 use hipo_core::redact::{REDACTED, redact};

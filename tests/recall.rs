@@ -1,6 +1,6 @@
 //! `hipo recall` through the real binary on a temp copy of the sample.
 
-mod common;
+use crate::common;
 
 use common::Project;
 

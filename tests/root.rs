@@ -1,7 +1,7 @@
 //! ROOT.md's hand-written sections survive compaction whole, whatever
 //! their code blocks hold.
 
-mod common;
+use crate::common;
 use common::Project;
 
 const TODAY: &str = "2027-01-21";

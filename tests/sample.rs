@@ -1,6 +1,6 @@
 //! The shipped sample memory (`fixtures/sample`), compacted by the real binary.
 
-mod common;
+use crate::common;
 
 use common::Project;
 

@@ -5,7 +5,7 @@
 //! session starts with the new topics in ROOT and recalls what was said
 //! in the captured transcript.
 
-mod common;
+use crate::common;
 use common::Project;
 use std::io::Write;
 use std::path::Path;

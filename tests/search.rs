@@ -1,7 +1,7 @@
 //! `hipo search`, `get`, `index` and `eval`, through the real binary on
 //! temp copies of the sample memory.
 
-mod common;
+use crate::common;
 
 use common::Project;
 use serde_json::Value;

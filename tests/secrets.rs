@@ -8,7 +8,7 @@
 //! `tests/data/gen_secrets.py`; `src/redact/corpus.rs` runs it through
 //! `redact` alone.
 
-mod common;
+use crate::common;
 use common::Project;
 use std::process::Command;
 
