@@ -143,11 +143,14 @@ pub fn run(
     match event {
         Event::SessionStart => {
             // Claude Code imports ROOT.md and the hot files through
-            // CLAUDE.md at launch; later (after a compaction, a resume) a
+            // CLAUDE.md at launch, when CLAUDE.md holds the import (hooks
+            // installed another way, the block removed or a global install
+            // leave it out); later (after a compaction, a resume) a
             // background compaction may have rewritten them, so they are
             // loaded fresh.
             let imported = platform == Platform::ClaudeCode
-                && input.source.as_deref().is_none_or(|s| s == "startup");
+                && input.source.as_deref().is_none_or(|s| s == "startup")
+                && claude_imports_root(hipo.root());
             if !imported {
                 out.stdout = session_context(hipo.root(), settings.context_chars);
             }
@@ -224,6 +227,49 @@ fn capture_openclaw(hipo: &Hipo, input: &Input, settings: &Settings) -> Result<O
     Ok(Some(total))
 }
 
+/// Whether Claude Code's project memory (`CLAUDE.md`, `.claude/CLAUDE.md`,
+/// `CLAUDE.local.md`) imports `memory/ROOT.md`: an `@memory/ROOT.md`
+/// outside code, as Claude Code reads imports.
+fn claude_imports_root(root: &Path) -> bool {
+    ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"]
+        .iter()
+        .filter_map(|f| std::fs::read_to_string(root.join(f)).ok())
+        .any(|text| imports_root(&text, root))
+}
+
+fn imports_root(text: &str, root: &Path) -> bool {
+    let target = root.join(crate::layout::ROOT_PATH);
+    let mut fence: Option<&str> = None;
+    for line in text.lines() {
+        let t = line.trim_start();
+        for f in ["```", "~~~"] {
+            if t.starts_with(f) {
+                fence = match fence {
+                    Some(open) if open == f => None,
+                    None => Some(f),
+                    other => other,
+                };
+            }
+        }
+        if fence.is_some() || t.starts_with("```") || t.starts_with("~~~") {
+            continue;
+        }
+        // Outside inline code: every other piece between backticks.
+        let outside = t.split('`').step_by(2);
+        let found = outside
+            .flat_map(str::split_whitespace)
+            .filter_map(|w| w.strip_prefix('@'))
+            .any(|p| {
+                let p = p.trim_start_matches("./");
+                p == crate::layout::ROOT_PATH || Path::new(p) == target
+            });
+        if found {
+            return true;
+        }
+    }
+    false
+}
+
 /// ROOT.md and the hot files that exist, each under a line naming it,
 /// cut to `limit` characters (ROOT first: it is the index of the rest).
 pub fn session_context(root: &Path, limit: usize) -> String {
@@ -286,6 +332,18 @@ mod tests {
         assert!(text.contains("=== memory/ROOT.md ===\n# ROOT\n- topic-a\n"));
         assert!(text.chars().count() <= 10_000, "{}", text.len());
         assert!(text.ends_with("[… cut; read WORKING.md for the rest]\n"));
+    }
+
+    #[test]
+    fn only_a_real_import_of_root_counts() {
+        let root = Path::new("/p");
+        assert!(imports_root("# Me\n\n@memory/ROOT.md\n@SCRATCHPAD.md\n", root));
+        assert!(imports_root("see @./memory/ROOT.md", root));
+        assert!(imports_root("@/p/memory/ROOT.md", root));
+        assert!(!imports_root("# Me\nrules\n", root));
+        assert!(!imports_root("run `@memory/ROOT.md` by hand", root));
+        assert!(!imports_root("```\n@memory/ROOT.md\n```\n", root));
+        assert!(!imports_root("@memory/ROOT.md.bak", root));
     }
 
     #[test]

@@ -34,16 +34,36 @@ fn export_holds_every_section_the_index_holds_with_its_fields() {
     assert_eq!(docs.len() as u64, index["sections_added"].as_u64().unwrap());
     assert!(docs.len() > 40, "{}", docs.len());
     for d in &docs {
-        for field in [
-            "unit", "path", "key", "heading", "level", "kind", "sbody", "fp", "sec_lo", "sec_hi",
-            "sbyte_lo", "sbyte_hi", "secret",
-        ] {
-            assert!(d.contains_key(field), "{field} missing from {d:?}");
-        }
-        assert_eq!(d["unit"], "s");
-        assert!(d["sec_lo"].as_u64() <= d["sec_hi"].as_u64());
-        assert_eq!(d["key"].as_str().unwrap().len(), 32);
+        let mut fields: Vec<&str> = d.keys().map(String::as_str).collect();
+        fields.sort_unstable();
+        // A reader's fields, not the index's internals.
+        assert_eq!(
+            fields,
+            [
+                "date",
+                "heading",
+                "id",
+                "level",
+                "line_end",
+                "line_start",
+                "path",
+                "period",
+                "text",
+                "timestamp",
+                "type",
+                "unit"
+            ]
+        );
+        assert_eq!(d["unit"], "section");
+        assert!(d["line_start"].as_u64().unwrap() >= 1);
+        assert!(d["line_start"].as_u64() <= d["line_end"].as_u64());
+        assert_eq!(d["id"].as_str().unwrap().len(), 32);
     }
+    // Ids are unique, and the same in the next export.
+    let ids: std::collections::BTreeSet<&str> =
+        docs.iter().map(|d| d["id"].as_str().unwrap()).collect();
+    assert_eq!(ids.len(), docs.len());
+    assert_eq!(export(&p, &[]), docs);
     // Every file the index searched is in the export, in path order.
     let paths: Vec<&str> = docs.iter().map(|d| d["path"].as_str().unwrap()).collect();
     assert!(paths.is_sorted());
@@ -62,15 +82,41 @@ fn export_holds_every_section_the_index_holds_with_its_fields() {
         .expect("the kickoff entry");
     assert_eq!(kickoff["path"], "memory/2026-12-14.md");
     assert_eq!(kickoff["level"], "raw");
-    assert_eq!(kickoff["kind"], "project");
+    assert_eq!(kickoff["type"], "project");
     assert_eq!(kickoff["date"], "2026-12-14");
+    assert_eq!(kickoff["period"], "2026-12-14");
     assert_eq!(kickoff["timestamp"], 1_797_206_400);
     assert!(
-        kickoff["sbody"]
+        kickoff["text"]
             .as_str()
             .unwrap()
             .contains("logical replication")
     );
+    // Its lines are where `get` finds its heading.
+    let raw = p.read("memory/2026-12-14.md");
+    let at = kickoff["line_start"].as_u64().unwrap() as usize;
+    assert!(
+        raw.lines()
+            .nth(at - 1)
+            .unwrap()
+            .contains("Postgres 16 migration kickoff")
+    );
+}
+
+#[test]
+fn an_edited_section_keeps_its_id() {
+    let p = Project::sample();
+    let id_of = |docs: &[serde_json::Map<String, Value>]| {
+        docs.iter()
+            .find(|d| d["heading"].as_str().unwrap().contains("Postgres 16 migration kickoff"))
+            .map(|d| d["id"].clone())
+            .unwrap()
+    };
+    let before = id_of(&export(&p, &[]));
+    let path = "memory/2026-12-14.md";
+    let raw = p.read(path);
+    p.write(path, &raw.replace("logical replication", "logical replication (edited)"));
+    assert_eq!(id_of(&export(&p, &[])), before);
 }
 
 #[test]
@@ -79,16 +125,19 @@ fn export_windows_match_the_index_and_carry_no_secret() {
     assert_eq!(p.compact(TODAY).0, 0);
     let docs = export(&p, &["--windows"]);
     let index = p.json(["index"]);
-    let windows = docs.iter().filter(|d| d["unit"] == "w").count() as u64;
+    let windows = docs.iter().filter(|d| d["unit"] == "window").count() as u64;
     assert_eq!(windows, index["index"]["windows"].as_u64().unwrap());
-    // Each window follows its section, with the same key.
-    let mut section_key = None;
+    // Each window follows its section, with its id and lines inside it.
+    let mut section = None;
     for d in &docs {
         match d["unit"].as_str().unwrap() {
-            "s" => section_key = Some(d["key"].clone()),
+            "section" => section = Some(d.clone()),
             _ => {
-                assert_eq!(Some(d["key"].clone()), section_key);
-                assert!(d.contains_key("body") && d.contains_key("win_lo"));
+                let s = section.as_ref().unwrap();
+                let id = d["id"].as_str().unwrap();
+                assert!(id.starts_with(&format!("{}-w", s["id"].as_str().unwrap())));
+                assert!(s["line_start"].as_u64() <= d["line_start"].as_u64());
+                assert!(d["line_end"].as_u64() <= s["line_end"].as_u64());
             }
         }
     }

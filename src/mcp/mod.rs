@@ -8,6 +8,8 @@
 //!   compact, timeline), their argument schemas and descriptions.
 //! - `resources`: `memory/ROOT.md` and the hot files, for a client to
 //!   attach.
+//! - `frames`: the lines between the client and the SDK (parse errors and
+//!   a nameless `tools/call` answered as JSON-RPC says).
 //! - `progress`: the engine's [`hipo_core::progress::Progress`] events as
 //!   MCP progress notifications.
 //!
@@ -18,6 +20,7 @@
 //! and hipo's message.
 
 mod args;
+mod frames;
 mod page;
 mod progress;
 mod resources;

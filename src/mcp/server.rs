@@ -6,7 +6,7 @@
 //! and kept. A project not found yet is looked for again on the next
 //! call, so a server started before `hipo init` works once it ran.
 
-use super::resources;
+use super::{frames, resources};
 use chrono::NaiveDate;
 use hipo_core::Hipo;
 use hipo_core::error::Error;
@@ -217,16 +217,39 @@ pub fn serve_stdio(config: Config) -> hipo_core::Result<()> {
         .build()
         .map_err(|e| Error::io("tokio runtime", e))?;
     runtime.block_on(async move {
-        let running = match Server::new(config).serve(rmcp::transport::stdio()).await {
-            Ok(running) => running,
-            // The client went away before (or while) initializing.
-            Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
-            Err(e) => return Err(Error::Usage(format!("mcp: {e}"))),
-        };
-        running
-            .waiting()
-            .await
-            .map(|_| ())
-            .map_err(|e| Error::Usage(format!("mcp: {e}")))
+        let (to_sdk, sdk_in) = tokio::io::duplex(64 * 1024);
+        let (sdk_out, from_sdk) = tokio::io::duplex(64 * 1024);
+        let (answers, answered) = tokio::sync::mpsc::unbounded_channel();
+        let reader = tokio::spawn(frames::read(tokio::io::stdin(), to_sdk, answers));
+        let writer = tokio::spawn(frames::write(from_sdk, answered, tokio::io::stdout()));
+        let served = serve(config, sdk_in, sdk_out).await;
+        // The SDK ended on its own (the client closed stdin, the usual
+        // way, also ends the reader): stop reading. What was answered goes
+        // out before the process ends.
+        if !reader.is_finished() {
+            reader.abort();
+        }
+        let _ = reader.await;
+        let _ = writer.await;
+        served
     })
+}
+
+/// The server on the SDK's side of [`frames`].
+async fn serve(
+    config: Config,
+    input: tokio::io::DuplexStream,
+    output: tokio::io::DuplexStream,
+) -> crate::Result<()> {
+    let running = match Server::new(config).serve((input, output)).await {
+        Ok(running) => running,
+        // The client went away before (or while) initializing.
+        Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
+        Err(e) => return Err(Error::Usage(format!("mcp: {e}"))),
+    };
+    running
+        .waiting()
+        .await
+        .map(|_| ())
+        .map_err(|e| Error::Usage(format!("mcp: {e}")))
 }

@@ -14,6 +14,9 @@
 //! HIPO_FAILPOINT=NAME:N:MODE    NAME a boundary (`store.commit`) or `*` for any,
 //!                               N the occurrence (from 1), MODE `abort` or `error`
 //! HIPO_FAILPOINT=trace          name every boundary passed, on stderr
+//! HIPO_FAILPOINT=NAME:N:tear[=K]  at a write that supports it (`journal.append`),
+//!                               write only its first K bytes (half when K is not
+//!                               given), then SIGKILL: a `kill -9` landing mid-write
 //! ```
 //!
 //! `abort` sends the process SIGKILL (no destructor, no flush: a `kill -9`
@@ -39,6 +42,8 @@ pub const ENV: &str = "HIPO_FAILPOINT";
 enum Mode {
     Abort,
     Error,
+    /// Write this many bytes of the write (half when `None`), then die.
+    Tear(Option<usize>),
 }
 
 /// A parsed `HIPO_FAILPOINT`.
@@ -89,7 +94,8 @@ fn parse(raw: &str) -> Option<Spec> {
     let mode = match parts.next()?.trim() {
         "abort" => Mode::Abort,
         "error" => Mode::Error,
-        _ => return None,
+        "tear" => Mode::Tear(None),
+        other => Mode::Tear(Some(other.strip_prefix("tear=")?.parse().ok()?)),
     };
     if name.is_empty() {
         return None;
@@ -105,14 +111,43 @@ fn parse(raw: &str) -> Option<Spec> {
 /// failpoint armed for this occurrence says to fail (or never returns,
 /// when it says to abort).
 pub fn hit(name: &'static str, what: &dyn std::fmt::Display) -> io::Result<()> {
+    match fired(name, what)? {
+        // A tear where nothing is written: an abort.
+        Some(_) => kill_self(),
+        None => Ok(()),
+    }
+}
+
+/// Writes `bytes` to `out` at the boundary `name`, as [`hit`] would pass
+/// it, except that a `tear` failpoint writes only part of them and then
+/// kills the process: what a SIGKILL landing inside one big `write` leaves.
+pub fn write(
+    name: &'static str,
+    what: &dyn std::fmt::Display,
+    out: &mut dyn io::Write,
+    bytes: &[u8],
+) -> io::Result<()> {
+    if let Some(keep) = fired(name, what)? {
+        let keep = keep.unwrap_or(bytes.len() / 2).min(bytes.len());
+        out.write_all(&bytes[..keep])?;
+        out.flush()?;
+        kill_self()
+    }
+    out.write_all(bytes)
+}
+
+/// The failpoint armed for this occurrence of `name`: `Ok(None)` to go
+/// on, an error to fail with, `Ok(Some(keep))` to tear (abort never
+/// returns).
+fn fired(name: &'static str, what: &dyn std::fmt::Display) -> io::Result<Option<Option<usize>>> {
     let Some(armed) = armed() else {
-        return Ok(());
+        return Ok(None);
     };
     match &armed.spec {
         Spec::Trace => {
             let n = armed.seen.fetch_add(1, Ordering::SeqCst) + 1;
             eprintln!("hipo: failpoint {name} #{n}: {what}");
-            Ok(())
+            Ok(None)
         }
         Spec::At {
             name: wanted,
@@ -120,11 +155,11 @@ pub fn hit(name: &'static str, what: &dyn std::fmt::Display) -> io::Result<()> {
             mode,
         } => {
             if wanted.as_deref().is_some_and(|w| w != name) {
-                return Ok(());
+                return Ok(None);
             }
             let n = armed.seen.fetch_add(1, Ordering::SeqCst) + 1;
             if n != *nth {
-                return Ok(());
+                return Ok(None);
             }
             match mode {
                 Mode::Abort => {
@@ -134,6 +169,10 @@ pub fn hit(name: &'static str, what: &dyn std::fmt::Display) -> io::Result<()> {
                 Mode::Error => {
                     eprintln!("hipo: failpoint {name} #{n}: error (disk full) writing {what}");
                     Err(io::Error::from_raw_os_error(ENOSPC))
+                }
+                Mode::Tear(keep) => {
+                    eprintln!("hipo: failpoint {name} #{n}: tear writing {what}");
+                    Ok(Some(*keep))
                 }
             }
         }
@@ -236,7 +275,16 @@ mod tests {
                 mode: Mode::Error
             })
         );
+        assert_eq!(
+            parse("journal.append:2:tear=100"),
+            Some(Spec::At {
+                name: Some("journal.append".into()),
+                nth: 2,
+                mode: Mode::Tear(Some(100))
+            })
+        );
         for bad in [
+            "*:1:tear=x",
             "",
             "*:0:abort",
             "*:x:abort",

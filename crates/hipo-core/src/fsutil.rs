@@ -39,6 +39,23 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// Removes the temp files [`write_atomic`] left in `dir` (not below it):
+/// those of a process killed before its rename. The caller holds the
+/// project lock, so no live hipo is writing one. Best effort: a file that
+/// cannot be removed is left for `compact`, which reports it.
+pub fn remove_stale_temps(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        if e.file_name().to_string_lossy().starts_with(TEMP_PREFIX)
+            && e.file_type().is_ok_and(|t| t.is_file())
+        {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
+}
+
 /// Reads a file as UTF-8, naming the file and the first bad line otherwise.
 pub fn read_utf8(root: &Path, rel: &str) -> Result<String> {
     let path = root.join(rel);

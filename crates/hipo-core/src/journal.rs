@@ -6,13 +6,14 @@
 //! in a single `write` on an `O_APPEND` descriptor: it lands whole, after
 //! whatever is there, never interleaved with another writer's bytes and
 //! never over them. Entries are redacted first: a secret an agent pastes
-//! into a checkpoint is not written in clear.
+//! into a checkpoint is not written in clear, and text inside
+//! `<private>…</private>` is not written at all ([`crate::private`]).
 
 use crate::error::{Error, Result};
 use crate::markdown::EntryType;
 use crate::redact::redact;
 use chrono::NaiveDate;
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 
 /// A typed entry: `## Topic [type]`, then `- key: value` fields, then a
@@ -61,7 +62,7 @@ impl Entry {
                 "an entry needs some content: fields (request=…, outcome=…) or a body".into(),
             ));
         }
-        Ok(redact(&text).into_owned())
+        Ok(redact(&crate::private::strip(&text)).into_owned())
     }
 }
 
@@ -81,40 +82,85 @@ pub struct Written {
 /// file's end and the write; a platform writing without the lock can at
 /// worst push the entry further down, never tear it.
 pub fn append(root: &Path, entry: &Entry, today: NaiveDate) -> Result<Written> {
+    append_rendered(root, &entry.render()?, today)
+}
+
+/// [`append`] for an entry already rendered (and so redacted) by
+/// [`Entry::render`].
+pub(crate) fn append_rendered(root: &Path, text: &str, today: NaiveDate) -> Result<Written> {
     let rel = crate::tree::raw_path(today);
     let path = root.join(&rel);
-    let text = entry.render()?;
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     }
-    let mut file = std::fs::OpenOptions::new()
-        .read(true)
-        .append(true)
-        .create(true)
-        .open(&path)
-        .map_err(|e| Error::io(&path, e))?;
-    let (newlines, ends_in_newline, empty) =
-        look_at_end(&mut file).map_err(|e| Error::io(&path, e))?;
+    let mut file = open_append(&path)?;
+    let end = look_at_end(&mut file).map_err(|e| Error::io(&path, e))?;
+    let title = format!("# {today}\n");
     let mut out = String::new();
-    if empty {
-        out.push_str(&format!("# {today}\n"));
-    } else if !ends_in_newline {
-        out.push('\n');
+    match end.torn_title(&title) {
+        // A killed append left part of the day's title: finish it.
+        Some(rest) => out.push_str(rest),
+        None if end.empty => out.push_str(&title),
+        None if !end.ends_in_newline => out.push('\n'),
+        None => {}
     }
     out.push('\n');
     // The heading starts after every newline before it.
-    let line = newlines + out.matches('\n').count() + 1;
-    out.push_str(&text);
-    crate::failpoint::hit("journal.append", &path.display())
-        .and_then(|()| reserve(&file, out.len()))
-        .and_then(|()| file.write_all(out.as_bytes()))
-        .and_then(|()| file.sync_data())
-        .map_err(|e| Error::io(&path, e))?;
+    let line = end.newlines + out.matches('\n').count() + 1;
+    out.push_str(text);
+    write_end(&mut file, &path, out.as_bytes())?;
     Ok(Written {
         path: rel,
         line,
         lines: out.matches('\n').count(),
     })
+}
+
+/// Appends `rest`, the end of an entry whose first part a killed capture
+/// left at the end of the raw log `rel` (its heading on line `line`), so
+/// the entry is whole again (see [`crate::ingest::torn`]).
+pub(crate) fn finish(root: &Path, rel: &str, line: usize, rest: &[u8]) -> Result<Written> {
+    let path = root.join(rel);
+    let mut file = open_append(&path)?;
+    write_end(&mut file, &path, rest)?;
+    Ok(Written {
+        path: rel.to_string(),
+        line,
+        lines: rest.iter().filter(|b| **b == b'\n').count(),
+    })
+}
+
+/// Opens a raw log to append to. A FIFO, a device or a socket by a raw
+/// log's name (or a link to one, such as `/dev/zero`) is refused, not
+/// opened: reading its end would block or never finish.
+fn open_append(path: &Path) -> Result<std::fs::File> {
+    regular(path)?;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(|e| Error::io(path, e))
+}
+
+/// `Ok` when `path` is a regular file (through links) or is missing.
+pub(crate) fn regular(path: &Path) -> Result<()> {
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() && !m.is_dir() => Err(Error::BadInput {
+            path: path.to_path_buf(),
+            line: None,
+            message: "is not a regular file (a FIFO, a device, a socket, or a link to one), so hipo will not read or append to it; remove or rename it".into(),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// One write of `bytes` at the end of `file`, synced; room reserved first.
+fn write_end(file: &mut std::fs::File, path: &Path, bytes: &[u8]) -> Result<()> {
+    reserve(file, bytes.len())
+        .and_then(|()| crate::failpoint::write("journal.append", &path.display(), file, bytes))
+        .and_then(|()| file.sync_data())
+        .map_err(|e| Error::io(path, e))
 }
 
 /// Reserves room for `len` more bytes at the end of `file`, so that on a
@@ -147,14 +193,35 @@ fn reserve(_file: &std::fs::File, _len: usize) -> std::io::Result<()> {
     Ok(())
 }
 
-/// The newlines in the file, whether it ends in one, and whether it is
-/// empty.
-fn look_at_end(file: &mut std::fs::File) -> std::io::Result<(usize, bool, bool)> {
+/// What the end of a raw log looks like before an append.
+struct End {
+    newlines: usize,
+    ends_in_newline: bool,
+    empty: bool,
+    /// The whole file, when it is short enough to be a day's title.
+    short: Option<Vec<u8>>,
+}
+
+impl End {
+    /// The rest of `title` when the file is only its first part (an append
+    /// killed while writing it).
+    fn torn_title<'t>(&self, title: &'t str) -> Option<&'t str> {
+        let short = self.short.as_deref().filter(|s| !s.is_empty())?;
+        let rest = title.as_bytes().strip_prefix(short)?;
+        (!rest.is_empty()).then(|| &title[short.len()..])
+    }
+}
+
+fn look_at_end(file: &mut std::fs::File) -> std::io::Result<End> {
     file.seek(SeekFrom::Start(0))?;
     let mut bytes = Vec::new();
     file.read_to_end(&mut bytes)?;
-    let newlines = bytes.iter().filter(|b| **b == b'\n').count();
-    Ok((newlines, bytes.last() == Some(&b'\n'), bytes.is_empty()))
+    Ok(End {
+        newlines: bytes.iter().filter(|b| **b == b'\n').count(),
+        ends_in_newline: bytes.last() == Some(&b'\n'),
+        empty: bytes.is_empty(),
+        short: (bytes.len() < 16).then_some(bytes),
+    })
 }
 
 #[cfg(test)]

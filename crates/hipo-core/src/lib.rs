@@ -64,6 +64,7 @@ pub mod layout;
 pub mod llm;
 pub mod markdown;
 pub mod platform;
+pub mod private;
 pub mod progress;
 pub(crate) mod project;
 pub mod recall;

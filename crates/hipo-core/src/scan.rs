@@ -360,7 +360,15 @@ fn walk(root: &Path, rel_dir: &str, depth: usize, out: &mut Walked, wanted: &dyn
             if depth > 1 {
                 walk(root, &rel, depth - 1, out, wanted);
             }
-        } else if meta.is_file() && wanted(&rel) {
+        } else if !meta.is_file() && wanted(&rel) {
+            // A FIFO, device or socket by a Markdown file's name (or a
+            // link to one, such as `/dev/zero`): never read, but said.
+            out.problems.push(Problem {
+                path: rel.clone(),
+                line: None,
+                message: "is not a regular file (a FIFO, a device or a socket), so hipo skips it; remove or rename it".into(),
+            });
+        } else if wanted(&rel) {
             out.add(Found {
                 rel,
                 size: meta.len(),

@@ -241,7 +241,7 @@ impl Run<'_> {
             )
         });
         let summarized = summary.is_some() || status == Status::NeedsSummarization;
-        let body = redact(&body).into_owned();
+        let body = redact(&crate::private::strip(&body)).into_owned();
         let fm = Frontmatter {
             kind: Some(id.level().as_str().into()),
             status: Some(status.as_str().into()),

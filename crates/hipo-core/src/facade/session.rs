@@ -255,19 +255,14 @@ impl<'h> Session<'h> {
         session: Option<&str>,
         today: NaiveDate,
     ) -> Result<Ingested> {
-        let (entry, mut report) = ingest::read_new(
+        let capture = ingest::read_new(
             self.root(),
             &|| self.store().ok(),
             platform,
             transcript,
             session,
         )?;
-        if let Some(entry) = entry {
-            let appended = self.append_counted(&entry, today, false)?;
-            report.at = Some(format!("{}:{}", appended.path, appended.line));
-            report.lines = appended.lines;
-        }
-        Ok(report)
+        self.write_capture(&capture, today)
     }
 
     /// Captures what is new in each session of an OpenClaw transcript
@@ -280,16 +275,38 @@ impl<'h> Session<'h> {
     ) -> Result<Vec<Ingested>> {
         let found =
             ingest::openclaw::read_new_store(self.root(), &|| self.store().ok(), store, session)?;
-        let mut out = Vec::new();
-        for (entry, mut report) in found {
-            if let Some(entry) = entry {
-                let appended = self.append_counted(&entry, today, false)?;
-                report.at = Some(format!("{}:{}", appended.path, appended.line));
-                report.lines = appended.lines;
+        found
+            .iter()
+            .map(|capture| self.write_capture(capture, today))
+            .collect()
+    }
+
+    /// Appends a capture's entry, or, where an earlier capture of the same
+    /// messages was killed in the middle of its write, what that one did
+    /// not write ([`ingest::torn`]).
+    fn write_capture(&self, capture: &ingest::Capture, today: NaiveDate) -> Result<Ingested> {
+        self.remove_stale_temps();
+        let mut report = capture.report();
+        let Some(entry) = capture.entry(0) else {
+            return Ok(report);
+        };
+        let text = entry.render()?;
+        let rel = crate::tree::raw_path(today);
+        let written = match ingest::torn::plan(&self.root().join(&rel), &text)? {
+            ingest::torn::Plan::Fresh => journal::append_rendered(self.root(), &text, today)?,
+            ingest::torn::Plan::Finish { held, line } => {
+                journal::finish(self.root(), &rel, line, &text.as_bytes()[held..])?
             }
-            out.push(report);
-        }
-        Ok(out)
+            ingest::torn::Plan::Skip { messages } => {
+                report.messages -= messages.min(report.messages);
+                let rest = capture.entry(messages).map(|e| e.render()).transpose()?;
+                journal::append_rendered(self.root(), &rest.unwrap_or_default(), today)?
+            }
+        };
+        let appended = self.counted(written, false);
+        report.at = Some(format!("{}:{}", appended.path, appended.line));
+        report.lines = appended.lines;
+        Ok(report)
     }
 
     /// Appends `entry` and counts its lines (and, for an agent's own
@@ -300,7 +317,20 @@ impl<'h> Session<'h> {
         today: NaiveDate,
         checkpoint: bool,
     ) -> Result<Appended> {
+        self.remove_stale_temps();
         let written = journal::append(self.root(), entry, today)?;
+        Ok(self.counted(written, checkpoint))
+    }
+
+    /// The temp files a capture or checkpoint killed while saving the
+    /// counters left go at the next one, not at the next compaction.
+    fn remove_stale_temps(&self) {
+        crate::fsutil::remove_stale_temps(&self.root().join(crate::layout::MEMORY_DIR));
+    }
+
+    /// What was written, counted in hipocampus's triggers (and, for an
+    /// agent's own checkpoint, the checkpoint).
+    fn counted(&self, written: journal::Written, checkpoint: bool) -> Appended {
         let problem = match project::load_state(self.root()) {
             Ok(mut state) => {
                 state.raw_lines_since_last_compaction += written.lines as u64;
@@ -309,12 +339,12 @@ impl<'h> Session<'h> {
             }
             Err(problem) => Some(problem),
         };
-        Ok(Appended {
+        Appended {
             path: written.path,
             line: written.line,
             lines: written.lines,
             problem,
-        })
+        }
     }
 
     /// Records a finished compaction in `memory/.compaction-state.json`:

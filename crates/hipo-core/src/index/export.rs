@@ -9,6 +9,14 @@
 //! the Markdown), the export carries it: a remote index has no Markdown.
 //! Files are read one at a time and each line is written as it is made,
 //! so memory does not grow with the history.
+//!
+//! Each line speaks a reader's terms, not the index's: `id`, `unit`
+//! (`section` or `window`), `path`, `line_start`, `line_end` (1-based,
+//! inclusive), `heading`, `level`, `type`, `date`, `period`, `timestamp`,
+//! `text`. The `id` names the section by its file, heading and place
+//! among the file's sections of that heading (a window adds `-wN`), not by
+//! its text: an edited section keeps its id, so a service that upserts by
+//! id (Elasticsearch, OpenSearch) replaces it instead of keeping both.
 
 use super::documents::{Outcome, hex, prepare};
 use super::schema::{self, name};
@@ -69,14 +77,17 @@ pub fn export(
     });
     let mut line = Vec::with_capacity(4096);
     for (rel, file) in &scan.files {
-        let mut sink = |key: [u8; 16], docs: Vec<TantivyDocument>| {
-            let key = hex(&key);
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        let mut sink = |_key: [u8; 16], docs: Vec<TantivyDocument>| {
+            let mut id = None;
             for (i, doc) in docs.iter().enumerate() {
                 if i > 0 && !options.windows {
                     break;
                 }
+                let record = record(doc, &schema);
+                let id = id.get_or_insert_with(|| section_id(rel, &record, &mut seen));
                 line.clear();
-                serde_json::to_writer(&mut line, &record(doc, &schema, &key))
+                serde_json::to_writer(&mut line, &public(record, id, i))
                     .map_err(|e| Error::Export(std::io::Error::other(e)))?;
                 line.push(b'\n');
                 out.write_all(&line).map_err(Error::Export)?;
@@ -96,11 +107,9 @@ pub fn export(
     Ok(report)
 }
 
-/// One document as a flat JSON object: a field with one value is that
-/// value, one with several (none has today) an array. The day numbers are
-/// joined by `date` (`YYYY-MM-DD`) and `timestamp` (its midnight UTC, in
-/// seconds), which a search service can use as its time field.
-fn record(doc: &TantivyDocument, schema: &Schema, key: &str) -> Map<String, Value> {
+/// One document as a flat JSON object of the index's fields: a field with
+/// one value is that value, one with several (none has today) an array.
+fn record(doc: &TantivyDocument, schema: &Schema) -> Map<String, Value> {
     let mut map = Map::new();
     for (name, mut values) in doc.to_named_doc(schema).0 {
         let value = match values.len() {
@@ -109,19 +118,65 @@ fn record(doc: &TantivyDocument, schema: &Schema, key: &str) -> Map<String, Valu
         };
         map.insert(name, value);
     }
-    debug_assert_eq!(map.get(name::KEY).and_then(Value::as_str), Some(key));
-    if let Some(day) = map
+    map
+}
+
+/// A section's id: its file, heading path and how many sections of the
+/// file had that heading path before it, hashed (32 hex digits).
+fn section_id(rel: &str, doc: &Map<String, Value>, seen: &mut HashMap<String, usize>) -> String {
+    let heading = doc.get(name::HEADING).and_then(Value::as_str).unwrap_or("");
+    let n = seen.entry(heading.to_string()).or_default();
+    let mut h = blake3::Hasher::new();
+    for part in [rel, heading, &n.to_string()] {
+        h.update(part.as_bytes());
+        h.update(&[0]);
+    }
+    *n += 1;
+    hex(&h.finalize().as_bytes()[..16])
+}
+
+/// The document in a reader's terms (see the module's doc): document `i`
+/// of its section (0 the section itself, then its windows).
+fn public(doc: Map<String, Value>, id: &str, i: usize) -> Map<String, Value> {
+    let get = |k: &str| doc.get(k).cloned().unwrap_or(Value::Null);
+    let (unit, id, lo, hi, text) = match i {
+        0 => ("section", id.to_string(), name::SEC_LO, name::SEC_HI, name::SBODY),
+        _ => ("window", format!("{id}-w{i}"), name::WIN_LO, name::WIN_HI, name::BODY),
+    };
+    let day = doc
         .get(name::DATE_LO)
         .and_then(Value::as_u64)
-        .and_then(day_of)
-    {
-        map.insert("date".into(), Value::String(day.to_string()));
-        let midnight = day.and_hms_opt(0, 0, 0).map(|t| t.and_utc().timestamp());
-        if let Some(ts) = midnight {
-            map.insert("timestamp".into(), Value::from(ts));
-        }
-    }
+        .and_then(day_of);
+    let mut map = Map::new();
+    map.insert("id".into(), Value::String(id));
+    map.insert("unit".into(), Value::String(unit.into()));
+    map.insert("path".into(), get(name::PATH));
+    map.insert("line_start".into(), get(lo));
+    map.insert("line_end".into(), get(hi));
+    map.insert("heading".into(), without_private(get(name::HEADING)));
+    map.insert("level".into(), get(name::LEVEL));
+    map.insert("type".into(), get(name::KIND));
+    map.insert(
+        "date".into(),
+        day.map_or(Value::Null, |d| Value::String(d.to_string())),
+    );
+    map.insert("period".into(), get(name::PERIOD));
+    map.insert(
+        "timestamp".into(),
+        day.and_then(|d| d.and_hms_opt(0, 0, 0))
+            .map_or(Value::Null, |t| Value::from(t.and_utc().timestamp())),
+    );
+    map.insert("text".into(), without_private(get(text)));
     map
+}
+
+/// A text field without `<private>` spans, even in a file hipo did not
+/// write (what hipo writes never holds them).
+fn without_private(v: Value) -> Value {
+    match v {
+        Value::String(s) => Value::String(crate::private::strip(&s).into_owned()),
+        other => other,
+    }
 }
 
 fn json(v: OwnedValue) -> Value {

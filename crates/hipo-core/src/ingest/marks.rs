@@ -166,6 +166,22 @@ fn raw_logs(root: &Path) -> Result<Vec<(String, u64)>> {
     Ok(logs)
 }
 
+/// A watermark after its prefix: `PLATFORM KEY CURSOR [ANCHOR…] -->` on
+/// one line, as (`platform key`, `CURSOR[ ANCHOR…]`). A mark cut short
+/// (a capture killed mid-write, completed by the next append's newline)
+/// has no `-->` on its line and is no mark: its digits may be cut too.
+fn parse_mark(rest: &str) -> Option<(String, String)> {
+    let line = rest.split('\n').next()?;
+    let (inside, _) = line.split_once("-->")?;
+    let mut words = inside.split_whitespace();
+    let (p, k) = (words.next()?, words.next()?);
+    let cursor: Vec<&str> = words.collect();
+    if cursor.is_empty() {
+        return None;
+    }
+    Some((format!("{p} {k}"), cursor.join(" ")))
+}
+
 /// The watermarks in `path` from byte `from` on, as (`platform key`,
 /// cursor), and the offset just past the last complete line read.
 fn read_marks(path: &Path, from: u64) -> Result<(Vec<(String, String)>, u64)> {
@@ -179,11 +195,8 @@ fn read_marks(path: &Path, from: u64) -> Result<(Vec<(String, String)>, u64)> {
     let text = String::from_utf8_lossy(&bytes[..complete]);
     let mut found = Vec::new();
     for (i, _) in text.match_indices(PREFIX) {
-        let mut words = text[i + PREFIX.len()..].split_whitespace();
-        if let (Some(p), Some(k), Some(c)) = (words.next(), words.next(), words.next())
-            && c != "-->"
-        {
-            found.push((format!("{p} {k}"), c.to_string()));
+        if let Some((id, cursor)) = parse_mark(&text[i + PREFIX.len()..]) {
+            found.push((id, cursor));
         }
     }
     Ok((found, from + complete as u64))
@@ -244,6 +257,10 @@ mod tests {
         write(root, "2027-01-02.md", &day);
         assert_eq!(find("a").as_deref(), Some("20"));
         day.push_str("0 -->\n");
+        write(root, "2027-01-02.md", &day);
+        assert_eq!(find("a").as_deref(), Some("30"));
+        // A mark cut short is no mark, even once its line is complete.
+        day.push_str("<!-- hipo:ingest codex a 4\n");
         write(root, "2027-01-02.md", &day);
         assert_eq!(find("a").as_deref(), Some("30"));
         // Rewritten shorter: the cache is dropped and rebuilt.

@@ -11,11 +11,13 @@
 //! only its new part. The watermark lives in the Markdown, the source of
 //! truth, not in the cache.
 
+mod anchor;
 mod claude;
 mod codex;
 mod marks;
 pub mod openclaw;
 pub mod opencode;
+pub(crate) mod torn;
 
 use crate::error::{Error, Result};
 use crate::journal::Entry;
@@ -76,8 +78,10 @@ impl Parsed {
         out
     }
 
-    /// Adds a message unless it has no text.
+    /// Adds a message unless it has no text. Private spans go first, before
+    /// a long message is cut (which could cut a closing tag away).
     fn push(&mut self, role: Role, text: &str, at: Option<String>) {
+        let text = crate::private::strip(text);
         let text = text.trim();
         if !text.is_empty() {
             self.messages.push(Message {
@@ -109,65 +113,141 @@ const ASSISTANT_CHARS: usize = 1500;
 /// A tool call or its output, on one line.
 const TOOL_CHARS: usize = 160;
 
-/// What is new in `transcript` since its watermark, as an entry (`None`
-/// when nothing is), with the report so far. `session` names one
+/// What a capture read: the new messages of one transcript, and the
+/// watermark that says how far it was read.
+#[derive(Debug)]
+pub(crate) struct Capture {
+    platform: Platform,
+    parsed: Parsed,
+    /// The transcript's name in watermarks.
+    key: String,
+    /// Where the next capture starts (see [`read_since`]).
+    cursor: String,
+    /// The transcript as the report names it.
+    transcript: String,
+}
+
+impl Capture {
+    pub(crate) fn new(
+        platform: Platform,
+        parsed: Parsed,
+        key: &str,
+        cursor: &str,
+        transcript: String,
+    ) -> Capture {
+        Capture {
+            platform,
+            parsed,
+            key: key.to_string(),
+            cursor: cursor.to_string(),
+            transcript,
+        }
+    }
+
+    /// The report, before anything is written.
+    pub(crate) fn report(&self) -> Ingested {
+        Ingested {
+            transcript: self.transcript.clone(),
+            messages: self.parsed.messages.len(),
+            skipped: self.parsed.skipped,
+            ..Default::default()
+        }
+    }
+
+    /// The entry for the messages after the first `skip` (those a killed
+    /// capture already wrote whole), ending in the watermark; `None` when
+    /// the capture read no message at all.
+    pub(crate) fn entry(&self, skip: usize) -> Option<Entry> {
+        if self.parsed.messages.is_empty() {
+            return None;
+        }
+        let messages = &self.parsed.messages[skip.min(self.parsed.messages.len())..];
+        Some(Entry {
+            kind: EntryType::Project,
+            topic: title(messages, self.platform),
+            fields: Vec::new(),
+            body: format!("{}{}\n", body(messages), self.watermark()),
+        })
+    }
+
+    /// The watermark comment this capture's entry ends in.
+    fn watermark(&self) -> String {
+        format!(
+            "{MARK_PREFIX}{} {} {} -->",
+            self.platform.as_str(),
+            self.key,
+            self.cursor
+        )
+    }
+}
+
+/// How every watermark comment starts.
+pub(crate) const MARK_PREFIX: &str = "<!-- hipo:ingest ";
+
+/// What is new in `transcript` since its watermark. `session` names one
 /// session of a store that holds many (OpenCode's database); a file per
-/// session (Claude Code, Codex) needs none. The store caches where
-/// watermarks are (see [`marks`]); `store` opens it for writing, called
-/// only when the cache is worth updating.
+/// session (Claude Code, Codex) is keyed by the session id it holds, so a
+/// copy of it under another name, or the same session at another path,
+/// continues from the same watermark (watermarks keyed by the file name,
+/// as earlier versions wrote them, are still read). The store caches
+/// where watermarks are (see [`marks`]); `store` opens it for writing,
+/// called only when the cache is worth updating.
 pub(crate) fn read_new<'s>(
     root: &Path,
     store: &dyn Fn() -> Option<&'s crate::store::Store>,
     platform: Platform,
     transcript: &Path,
     session: Option<&str>,
-) -> Result<(Option<Entry>, Ingested)> {
-    let key = match session {
-        Some(s) => session_key(s),
-        None => transcript_key(transcript),
+) -> Result<Capture> {
+    let (key, legacy) = match session {
+        Some(s) => (session_key(s), None),
+        None => {
+            let stem = transcript_key(transcript);
+            match session_in(platform, transcript).map(|id| session_key(&id)) {
+                Some(key) if key != stem => (key, Some(stem)),
+                _ => (stem, None),
+            }
+        }
     };
-    let mark = marks::find(root, store, platform, &key)?;
+    let mut mark = marks::find(root, store, platform, &key)?;
+    if mark.is_none()
+        && let Some(legacy) = &legacy
+    {
+        mark = marks::find(root, store, platform, legacy)?;
+    }
     let (parsed, cursor) = read_since(platform, transcript, session, mark.as_deref())?;
     let transcript = match session {
         Some(s) => format!("{}#{s}", transcript.display()),
         None => transcript.display().to_string(),
     };
-    Ok(entry_for(platform, parsed, &key, &cursor, transcript))
+    Ok(Capture::new(platform, parsed, &key, &cursor, transcript))
 }
 
-/// The entry for what `parsed` holds (`None` when it holds no message),
-/// ending in the watermark `key` `cursor`, with its report.
-fn entry_for(
-    platform: Platform,
-    parsed: Parsed,
-    key: &str,
-    cursor: &str,
-    transcript: String,
-) -> (Option<Entry>, Ingested) {
-    let report = Ingested {
-        transcript,
-        messages: parsed.messages.len(),
-        skipped: parsed.skipped,
-        ..Default::default()
+/// The session id a JSONL transcript names in its first lines (Claude
+/// Code's `sessionId`, Codex's `session_meta`), when it does.
+fn session_in(platform: Platform, transcript: &Path) -> Option<String> {
+    use std::io::Read;
+    const HEAD: u64 = 64 * 1024;
+    let parse = match platform {
+        Platform::ClaudeCode => claude::parse,
+        Platform::Codex => codex::parse,
+        _ => return None,
     };
-    if parsed.messages.is_empty() {
-        return (None, report);
-    }
-    let mark = format!("<!-- hipo:ingest {} {key} {cursor} -->", platform.as_str());
-    let entry = Entry {
-        kind: EntryType::Project,
-        topic: title(&parsed, platform),
-        fields: Vec::new(),
-        body: format!("{}{mark}\n", body(&parsed.messages)),
-    };
-    (Some(entry), report)
+    let mut head = Vec::new();
+    std::fs::File::open(transcript)
+        .ok()?
+        .take(HEAD)
+        .read_to_end(&mut head)
+        .ok()?;
+    parse(&head).session.filter(|s| !s.trim().is_empty())
 }
 
 /// A transcript read from its cursor on, with the cursor to store next.
 /// The cursor is opaque to everything but the platform's reader: a byte
 /// offset for the JSONL transcripts (Claude Code, Codex); a store's own
 /// order (the last row's id or sequence number) for platforms that keep
-/// transcripts in a database. It holds no whitespace and no `--`.
+/// transcripts in a database. It holds no `--`; a JSONL cursor adds, after
+/// a space, the line it ends at (see [`anchor`]).
 fn read_since(
     platform: Platform,
     transcript: &Path,
@@ -176,13 +256,13 @@ fn read_since(
 ) -> Result<(Parsed, String)> {
     match platform {
         Platform::ClaudeCode | Platform::Codex => {
-            let offset = mark.and_then(|m| m.parse().ok());
+            let offset = anchor::resume_at(transcript, mark)?;
             let (from, bytes) = read_from(transcript, offset)?;
             let parsed = match platform {
                 Platform::ClaudeCode => claude::parse(&bytes),
                 _ => codex::parse(&bytes),
             };
-            let cursor = (from + parsed.consumed).to_string();
+            let cursor = anchor::cursor(from + parsed.consumed, &bytes[..parsed.consumed]);
             Ok((parsed, cursor))
         }
         Platform::OpenCode => {
@@ -234,15 +314,13 @@ fn session_key(session: &str) -> String {
 }
 
 /// `Session <time> <first words of the user>`.
-fn title(parsed: &Parsed, platform: Platform) -> String {
-    let when = parsed
-        .messages
+fn title(messages: &[Message], platform: Platform) -> String {
+    let when = messages
         .iter()
         .find_map(|m| m.at.as_deref())
         .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok())
         .map(|t| t.format("%Y-%m-%d %H:%M").to_string());
-    let first = parsed
-        .messages
+    let first = messages
         .iter()
         .find(|m| m.role == Role::User)
         .map(|m| one_line(&m.text, 60))

@@ -15,7 +15,7 @@
 //! zstd decoder, and OpenClaw only compresses large events (pasted files,
 //! big tool outputs), whose gist the capture cuts to a line anyway.
 
-use super::{Entry, Ingested, Parsed, Role};
+use super::{Capture, Parsed, Role};
 use crate::error::{Error, Result};
 use crate::platform::Platform;
 use rusqlite::{OpenFlags, OptionalExtension};
@@ -154,7 +154,7 @@ fn str_at<'a>(v: &'a Value, pointer: &str) -> Option<&'a str> {
 /// An older OpenClaw's session JSONL file from the byte offset `mark` on
 /// (its complete lines), with the cursor to store next.
 pub(super) fn read_jsonl(transcript: &Path, mark: Option<&str>) -> Result<(Parsed, String)> {
-    let offset = mark.and_then(|m| m.parse().ok());
+    let offset = mark.and_then(|m| m.split(' ').next()?.parse().ok());
     let (from, bytes) = super::read_from(transcript, offset)?;
     let mut parsed = Parsed::default();
     let entries = parsed.json_lines(&bytes);
@@ -221,7 +221,7 @@ pub(crate) fn read_new_store<'s>(
     cache: &dyn Fn() -> Option<&'s crate::store::Store>,
     store: &Path,
     session: Option<&str>,
-) -> Result<Vec<(Option<Entry>, Ingested)>> {
+) -> Result<Vec<Capture>> {
     let db = open(store)?;
     let sessions = match session {
         Some(s) => vec![(s.to_string(), i64::MAX)],
@@ -247,12 +247,12 @@ pub(crate) fn read_new_store<'s>(
             .unwrap_or(-1);
         if newest <= mark {
             // Read up to its last row already: nothing to query.
-            out.push((
-                None,
-                Ingested {
-                    transcript: format!("{}#{id}", store.display()),
-                    ..Default::default()
-                },
+            out.push(Capture::new(
+                Platform::OpenClaw,
+                Parsed::default(),
+                &key,
+                "",
+                format!("{}#{id}", store.display()),
             ));
             continue;
         }
@@ -260,7 +260,7 @@ pub(crate) fn read_new_store<'s>(
         parsed.session.get_or_insert(id.clone());
         let transcript = format!("{}#{id}", store.display());
         let cursor = format!("{SEQ}{}", last.unwrap_or(mark));
-        out.push(super::entry_for(
+        out.push(Capture::new(
             Platform::OpenClaw,
             parsed,
             &key,
@@ -493,7 +493,7 @@ mod tests {
         );
         let got = read_new_store(root, &|| None, &db, None).unwrap();
         assert_eq!(got.len(), 2);
-        let (entry, report) = &got[0];
+        let (entry, report) = (got[0].entry(0), got[0].report());
         assert_eq!((report.messages, report.skipped), (6, 2));
         let body = &entry.as_ref().unwrap().body;
         assert!(
@@ -512,7 +512,7 @@ mod tests {
         )
         .unwrap();
         let again = read_new_store(root, &|| None, &db, Some("s-1")).unwrap();
-        assert!(again[0].0.is_none());
+        assert!(again[0].entry(0).is_none());
         add(
             &db,
             "s-1",
@@ -522,7 +522,7 @@ mod tests {
             ),
         );
         let more = read_new_store(root, &|| None, &db, Some("s-1")).unwrap();
-        let body = &more[0].0.as_ref().unwrap().body;
+        let body = &more[0].entry(0).unwrap().body;
         assert!(body.starts_with("User: one more\n"), "{body}");
         assert!(body.contains("seq:14"));
     }

@@ -71,7 +71,8 @@ impl OllamaSummarizer<'_> {
         // Everything sent is redacted here, whoever built the prompt (an
         // agent's edit to a node is not redacted on disk), and hipo's own
         // markers are never sent as content.
-        let user = prompt::without_markers(&crate::redact::redact(req.user));
+        let user =
+            prompt::without_markers(&crate::redact::redact(&crate::private::strip(req.user)));
         let options = ModelOptions::default()
             .num_ctx(self.settings.num_ctx)
             .temperature(self.settings.temperature)
