@@ -233,3 +233,23 @@ fn init_and_ingest_refuse_what_they_cannot_do_and_write_nothing() {
     assert!(err.contains("--agent is for --platform openclaw"), "{err}");
     assert_eq!(before, p.snapshot());
 }
+
+/// On Claude Code's `startup`, the context is printed unless CLAUDE.md
+/// really imports ROOT.md (hooks installed another way, the block removed,
+/// a global install): a session never starts without its memory.
+#[test]
+fn startup_prints_the_context_unless_claude_md_imports_root() {
+    let p = Project::sample();
+    assert_eq!(p.compact(TODAY).0, 0);
+    let t = p.path().join("sess-1.jsonl");
+    std::fs::write(&t, first_turn()).unwrap();
+    let startup = hook_json(&p, "SessionStart", &t, r#","source":"startup""#);
+    p.write("CLAUDE.md", "# My project\nrules, and `@memory/ROOT.md` in code\n");
+    let (code, out) = hook(&p, "session-start", &startup);
+    assert_eq!(code, 0);
+    assert!(out.contains("=== memory/ROOT.md ==="), "{out}");
+    p.write("CLAUDE.md", "# My project\n\n@memory/ROOT.md\n@SCRATCHPAD.md\n");
+    let (code, out) = hook(&p, "session-start", &startup);
+    assert_eq!(code, 0);
+    assert_eq!(out, "", "Claude Code imports it itself");
+}

@@ -506,3 +506,24 @@ fn get_gives_a_big_file_a_page_at_a_time() {
         &dump[dump.len() - 100..]
     );
 }
+
+/// Input that is not JSON gets a JSON-RPC parse error (-32700, id null),
+/// and a `tools/call` without a tool name invalid params (-32602); the
+/// server goes on answering after either.
+#[test]
+fn not_json_is_a_parse_error_and_a_nameless_call_invalid_params() {
+    let p = Project::sample();
+    let mut c = Client::start(&p, &[], &[]);
+    for bad in ["{", "hello", "{\"jsonrpc\":\"2.0\",\"id\":", "\u{7}", "[1, 2", "tru"] {
+        c.send_line(bad);
+        let v = c.next_line();
+        assert_eq!(v["error"]["code"], -32700, "{bad}: {v}");
+        assert_eq!(v["id"], serde_json::Value::Null, "{bad}: {v}");
+    }
+    let v = c.request("tools/call", json!({"arguments": {"query": "x"}}));
+    assert_eq!(v["error"]["code"], -32602, "{v}");
+    let tools = c.request("tools/list", json!({}));
+    assert!(tools["result"]["tools"].is_array(), "{tools}");
+    let (code, _) = c.close();
+    assert_eq!(code, Some(0));
+}

@@ -81,6 +81,20 @@ impl Client {
         stdin.flush().unwrap();
     }
 
+    /// Sends one line as it is (not necessarily JSON).
+    pub fn send_line(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().unwrap();
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// The next line the server writes.
+    pub fn next_line(&mut self) -> Value {
+        self.lines
+            .recv_timeout(PATIENCE)
+            .unwrap_or_else(|_| panic!("no answer"))
+    }
+
     /// Sends a request and waits for its response (notifications that
     /// arrive meanwhile are kept in `notes`).
     pub fn request(&mut self, method: &str, params: Value) -> Value {

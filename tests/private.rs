@@ -1,0 +1,153 @@
+//! `<private>…</private>`: what a person marks as never to be remembered
+//! reaches no raw log, node, index, export or model, whichever way it came
+//! in: a captured prompt, reply or tool output, a checkpoint's fields or
+//! body (CLI and MCP), or a raw log someone wrote by hand and a model
+//! summarises.
+
+mod common;
+use common::fake_ollama::{FakeOllama, Mode};
+use common::mcp_client::Client;
+use common::{Project, Succeeds};
+use serde_json::json;
+
+const TODAY: &str = "2027-01-21";
+const LOG: &str = "memory/2027-01-21.md";
+
+/// Every place the words could have gone: the raw logs, the nodes, the
+/// export, and a search for them.
+fn assert_nowhere(p: &Project, words: &[&str]) {
+    let mut text = String::new();
+    for rel in ["memory", "memory/daily", "memory/weekly", "memory/monthly"] {
+        let Ok(dir) = std::fs::read_dir(p.path().join(rel)) else {
+            continue;
+        };
+        for e in dir.flatten() {
+            if e.path().is_file() {
+                text.push_str(&std::fs::read_to_string(e.path()).unwrap_or_default());
+            }
+        }
+    }
+    let export = p.hipo().args(["export", "--ndjson"]).succeeds();
+    text.push_str(&String::from_utf8_lossy(&export.stdout));
+    for w in words {
+        assert!(!text.contains(w), "{w} is written somewhere:\n{text}");
+        let hits = p.hits(&[w]);
+        assert!(hits.is_empty(), "{w} is found: {hits:?}");
+    }
+}
+
+#[test]
+fn a_captured_prompt_reply_and_tool_output_keep_no_private_text() {
+    let p = Project::sample();
+    let line = |kind: &str, uuid: &str, content: serde_json::Value| {
+        json!({"type": kind, "uuid": uuid, "sessionId": "s-p", "timestamp": "2027-01-21T09:00:00Z",
+               "message": {"role": kind, "content": content}})
+        .to_string()
+            + "\n"
+    };
+    let transcript = line(
+        "user",
+        "u1",
+        json!("deploy the ledger <private>my bank pin is 8812zq</private> tomorrow"),
+    ) + &line(
+        "assistant",
+        "a1",
+        json!([
+            {"type": "text", "text": "Done.\n<PRIVATE>\ninternal host walrusdb7\n</PRIVATE>\nAll good."},
+            {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls"}}
+        ]),
+    ) + &line(
+        "user",
+        "u2",
+        json!([{"type": "tool_result", "tool_use_id": "t1",
+                "content": "<private>token quokka55 printed</private> and more output"}]),
+    ) + &line(
+        "user",
+        "u3",
+        json!("and this one never closes <private>the safe code is otter31"),
+    );
+    p.write("s.jsonl", transcript);
+    p.hipo()
+        .args(["ingest", "--today", TODAY, "s.jsonl"])
+        .succeeds();
+    let log = p.read(LOG);
+    assert!(
+        log.contains("User: deploy the ledger [private] tomorrow"),
+        "{log}"
+    );
+    assert!(log.contains("Assistant: Done.\n    [private]\n    All good."), "{log}");
+    assert!(log.contains("Output: [private] and more output"), "{log}");
+    assert!(log.contains("User: and this one never closes [private]"), "{log}");
+    assert_nowhere(&p, &["8812zq", "walrusdb7", "quokka55", "otter31"]);
+}
+
+#[test]
+fn a_checkpoint_from_the_cli_or_mcp_keeps_no_private_text() {
+    let p = Project::sample();
+    let mut cmd = p.hipo();
+    cmd.args([
+        "checkpoint",
+        "--today",
+        TODAY,
+        "--type",
+        "project",
+        "--topic",
+        "Vault move <private>codename heron</private>",
+        "--field",
+        "request=move the vault <private>to 10.9.8.7 kestrel</private>",
+        "--field",
+        "outcome=done",
+        "--stdin",
+    ]);
+    cmd.write_stdin("notes\n<private>\nthe recovery phrase: plover ibis\n</private>\nend\n")
+        .succeeds();
+    let log = p.read(LOG);
+    assert!(log.contains("## Vault move [private] [project]"), "{log}");
+    assert!(log.contains("- request: move the vault [private]\n"), "{log}");
+    assert!(log.contains("notes\n[private]"), "{log}");
+
+    let mut c = Client::start(&p, &[], &[]);
+    let done = c.text(
+        "checkpoint",
+        json!({
+            "type": "user",
+            "topic": "Preferences",
+            "fields": {"likes": "tea <private>and the pass is gannet99</private>"},
+            "body": "<private>lives at 12 puffin road</private> works remotely",
+        }),
+    );
+    assert!(done.contains(LOG), "{done}");
+    c.close();
+    let log = p.read(LOG);
+    assert!(log.contains("- likes: tea [private]\n[private] works remotely"), "{log}");
+    assert_nowhere(
+        &p,
+        &["heron", "kestrel", "plover", "gannet99", "puffin"],
+    );
+}
+
+/// A raw log written by hand (not through hipo) with private text: the
+/// model that summarises it never receives the text, and the node it
+/// writes does not hold it.
+#[test]
+fn a_model_never_receives_private_text() {
+    let server = FakeOllama::start(Mode::Ok);
+    let p = Project::sample();
+    p.write(
+        "memory/2027-01-12.md",
+        "# 2027-01-12\n\n## Budget review [project]\n- request: review the budget <private>salary of Dana is 93k</private>\n- outcome: approved\n",
+    );
+    let out = p
+        .hipo()
+        .args([
+            "compact", "--today", TODAY, "--llm", "ollama", "--model", "fake", "--host",
+            &server.url,
+        ])
+        .succeeds();
+    assert!(out.status.success());
+    let sent = serde_json::to_string(&server.generates()).unwrap();
+    assert!(sent.contains("review the budget"), "the log was summarised: {sent}");
+    assert!(!sent.contains("93k") && !sent.contains("Dana"), "{sent}");
+    let daily = p.read("memory/daily/2027-01-12.md");
+    assert!(!daily.contains("93k"), "{daily}");
+}
