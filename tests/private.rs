@@ -68,7 +68,8 @@ fn a_captured_prompt_reply_and_tool_output_keep_no_private_text() {
     );
     p.write("s.jsonl", transcript);
     p.hipo()
-        .args(["ingest", "--today", TODAY, "s.jsonl"])
+        .args(["ingest", "--today", TODAY])
+        .arg(p.path().join("s.jsonl"))
         .succeeds();
     let log = p.read(LOG);
     assert!(
