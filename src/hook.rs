@@ -337,7 +337,10 @@ mod tests {
     #[test]
     fn only_a_real_import_of_root_counts() {
         let root = Path::new("/p");
-        assert!(imports_root("# Me\n\n@memory/ROOT.md\n@SCRATCHPAD.md\n", root));
+        assert!(imports_root(
+            "# Me\n\n@memory/ROOT.md\n@SCRATCHPAD.md\n",
+            root
+        ));
         assert!(imports_root("see @./memory/ROOT.md", root));
         assert!(imports_root("@/p/memory/ROOT.md", root));
         assert!(!imports_root("# Me\nrules\n", root));

@@ -127,7 +127,10 @@ fn a_capture_torn_mid_write_is_finished_not_repeated() {
             "{spec}"
         );
         let torn = p.read(LOG);
-        assert!(torn.len() < whole.len() && whole.starts_with(&torn), "{spec}");
+        assert!(
+            torn.len() < whole.len() && whole.starts_with(&torn),
+            "{spec}"
+        );
         for _ in 0..2 {
             let out = ingest(&p, "sess.jsonl", None);
             assert!(out.status.success(), "{spec}: {out:?}");
@@ -234,7 +237,10 @@ fn a_session_is_keyed_by_its_id_wherever_its_transcript_is() {
     assert!(ingest(&p, "c/elsewhere.jsonl", None).status.success());
     let log = p.read(LOG);
     assert_each_once(&log, 8, "moved");
-    assert!(log.contains("<!-- hipo:ingest claude-code sess_7 "), "{log}");
+    assert!(
+        log.contains("<!-- hipo:ingest claude-code sess_7 "),
+        "{log}"
+    );
 
     // Codex names its files after more than the session id: an old
     // watermark keyed by the file stem still counts.
@@ -309,7 +315,10 @@ fn a_fifo_or_a_device_named_like_a_raw_log_is_reported_not_read() {
     let out = ingest(&p, "sess.jsonl", None);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains(LOG) && err.contains("not a regular file"), "{err}");
+    assert!(
+        err.contains(LOG) && err.contains("not a regular file"),
+        "{err}"
+    );
 }
 
 /// A capture killed while it saves the trigger counters leaves a temp file;

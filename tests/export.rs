@@ -108,14 +108,22 @@ fn an_edited_section_keeps_its_id() {
     let p = Project::sample();
     let id_of = |docs: &[serde_json::Map<String, Value>]| {
         docs.iter()
-            .find(|d| d["heading"].as_str().unwrap().contains("Postgres 16 migration kickoff"))
+            .find(|d| {
+                d["heading"]
+                    .as_str()
+                    .unwrap()
+                    .contains("Postgres 16 migration kickoff")
+            })
             .map(|d| d["id"].clone())
             .unwrap()
     };
     let before = id_of(&export(&p, &[]));
     let path = "memory/2026-12-14.md";
     let raw = p.read(path);
-    p.write(path, &raw.replace("logical replication", "logical replication (edited)"));
+    p.write(
+        path,
+        raw.replace("logical replication", "logical replication (edited)"),
+    );
     assert_eq!(id_of(&export(&p, &[])), before);
 }
 

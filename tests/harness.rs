@@ -244,11 +244,17 @@ fn startup_prints_the_context_unless_claude_md_imports_root() {
     let t = p.path().join("sess-1.jsonl");
     std::fs::write(&t, first_turn()).unwrap();
     let startup = hook_json(&p, "SessionStart", &t, r#","source":"startup""#);
-    p.write("CLAUDE.md", "# My project\nrules, and `@memory/ROOT.md` in code\n");
+    p.write(
+        "CLAUDE.md",
+        "# My project\nrules, and `@memory/ROOT.md` in code\n",
+    );
     let (code, out) = hook(&p, "session-start", &startup);
     assert_eq!(code, 0);
     assert!(out.contains("=== memory/ROOT.md ==="), "{out}");
-    p.write("CLAUDE.md", "# My project\n\n@memory/ROOT.md\n@SCRATCHPAD.md\n");
+    p.write(
+        "CLAUDE.md",
+        "# My project\n\n@memory/ROOT.md\n@SCRATCHPAD.md\n",
+    );
     let (code, out) = hook(&p, "session-start", &startup);
     assert_eq!(code, 0);
     assert_eq!(out, "", "Claude Code imports it itself");

@@ -514,7 +514,14 @@ fn get_gives_a_big_file_a_page_at_a_time() {
 fn not_json_is_a_parse_error_and_a_nameless_call_invalid_params() {
     let p = Project::sample();
     let mut c = Client::start(&p, &[], &[]);
-    for bad in ["{", "hello", "{\"jsonrpc\":\"2.0\",\"id\":", "\u{7}", "[1, 2", "tru"] {
+    for bad in [
+        "{",
+        "hello",
+        "{\"jsonrpc\":\"2.0\",\"id\":",
+        "\u{7}",
+        "[1, 2",
+        "tru",
+    ] {
         c.send_line(bad);
         let v = c.next_line();
         assert_eq!(v["error"]["code"], -32700, "{bad}: {v}");

@@ -76,9 +76,15 @@ fn a_captured_prompt_reply_and_tool_output_keep_no_private_text() {
         log.contains("User: deploy the ledger [private] tomorrow"),
         "{log}"
     );
-    assert!(log.contains("Assistant: Done.\n    [private]\n    All good."), "{log}");
+    assert!(
+        log.contains("Assistant: Done.\n    [private]\n    All good."),
+        "{log}"
+    );
     assert!(log.contains("Output: [private] and more output"), "{log}");
-    assert!(log.contains("User: and this one never closes [private]"), "{log}");
+    assert!(
+        log.contains("User: and this one never closes [private]"),
+        "{log}"
+    );
     assert_nowhere(&p, &["8812zq", "walrusdb7", "quokka55", "otter31"]);
 }
 
@@ -104,7 +110,10 @@ fn a_checkpoint_from_the_cli_or_mcp_keeps_no_private_text() {
         .succeeds();
     let log = p.read(LOG);
     assert!(log.contains("## Vault move [private] [project]"), "{log}");
-    assert!(log.contains("- request: move the vault [private]\n"), "{log}");
+    assert!(
+        log.contains("- request: move the vault [private]\n"),
+        "{log}"
+    );
     assert!(log.contains("notes\n[private]"), "{log}");
 
     let mut c = Client::start(&p, &[], &[]);
@@ -120,11 +129,11 @@ fn a_checkpoint_from_the_cli_or_mcp_keeps_no_private_text() {
     assert!(done.contains(LOG), "{done}");
     c.close();
     let log = p.read(LOG);
-    assert!(log.contains("- likes: tea [private]\n[private] works remotely"), "{log}");
-    assert_nowhere(
-        &p,
-        &["heron", "kestrel", "plover", "gannet99", "puffin"],
+    assert!(
+        log.contains("- likes: tea [private]\n[private] works remotely"),
+        "{log}"
     );
+    assert_nowhere(&p, &["heron", "kestrel", "plover", "gannet99", "puffin"]);
 }
 
 /// A raw log written by hand (not through hipo) with private text: the
@@ -141,14 +150,45 @@ fn a_model_never_receives_private_text() {
     let out = p
         .hipo()
         .args([
-            "compact", "--today", TODAY, "--llm", "ollama", "--model", "fake", "--host",
+            "compact",
+            "--today",
+            TODAY,
+            "--llm",
+            "ollama",
+            "--model",
+            "fake",
+            "--host",
             &server.url,
         ])
         .succeeds();
     assert!(out.status.success());
     let sent = serde_json::to_string(&server.generates()).unwrap();
-    assert!(sent.contains("review the budget"), "the log was summarised: {sent}");
+    assert!(
+        sent.contains("review the budget"),
+        "the log was summarised: {sent}"
+    );
     assert!(!sent.contains("93k") && !sent.contains("Dana"), "{sent}");
     let daily = p.read("memory/daily/2027-01-12.md");
     assert!(!daily.contains("93k"), "{daily}");
+}
+
+/// A hand-written raw log with private text, searched with local
+/// embeddings: the embedding model never receives the text either.
+#[test]
+fn an_embedding_model_never_receives_private_text() {
+    let server = FakeOllama::start(Mode::Ok);
+    let p = Project::empty();
+    p.write(
+        "memory/2026-03-02.md",
+        "# 2026-03-02\n\n## Bought a sedan\nUser: picked up the new sedan <private>with loan 4471-cormorant</private> today.\n",
+    );
+    let out = p
+        .hipo()
+        .env("OLLAMA_HOST", &server.url)
+        .args(["--json", "search", "--embed-model", "fake", "sedan"])
+        .succeeds();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("sedan"));
+    let sent = serde_json::to_string(&server.embeds()).unwrap();
+    assert!(sent.contains("sedan"), "the section was embedded: {sent}");
+    assert!(!sent.contains("cormorant"), "{sent}");
 }

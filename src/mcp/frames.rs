@@ -118,7 +118,14 @@ mod tests {
                 (v["error"]["code"].as_i64().unwrap(), v["id"].clone())
             })
         };
-        for bad in ["{", "not json", "{\"jsonrpc\":\"2.0\",", "\u{1}", "[1,", "nul"] {
+        for bad in [
+            "{",
+            "not json",
+            "{\"jsonrpc\":\"2.0\",",
+            "\u{1}",
+            "[1,",
+            "nul",
+        ] {
             assert_eq!(code(bad), Some((-32700, Value::Null)), "{bad}");
         }
         assert_eq!(

@@ -31,13 +31,16 @@ impl Embedder {
 
     /// One vector per input, in order. Inputs longer than the model's
     /// context are truncated by Ollama (`truncate: true`), as the model
-    /// would only see their start anyway.
+    /// would only see their start anyway. `<private>` spans are never sent
+    /// (a file written by hand may hold them).
     pub fn embed(&self, inputs: &[String], timeout: Duration) -> Result<Vec<Vec<f32>>, String> {
-        let request = GenerateEmbeddingsRequest::new(
-            self.model.clone(),
-            EmbeddingsInput::Multiple(inputs.to_vec()),
-        )
-        .truncate(true);
+        let sent = inputs
+            .iter()
+            .map(|i| crate::private::strip(i).into_owned())
+            .collect();
+        let request =
+            GenerateEmbeddingsRequest::new(self.model.clone(), EmbeddingsInput::Multiple(sent))
+                .truncate(true);
         let answer = block_on(|| async {
             tokio::time::timeout(timeout, self.client.generate_embeddings(request)).await
         })?;

@@ -140,8 +140,20 @@ fn section_id(rel: &str, doc: &Map<String, Value>, seen: &mut HashMap<String, us
 fn public(doc: Map<String, Value>, id: &str, i: usize) -> Map<String, Value> {
     let get = |k: &str| doc.get(k).cloned().unwrap_or(Value::Null);
     let (unit, id, lo, hi, text) = match i {
-        0 => ("section", id.to_string(), name::SEC_LO, name::SEC_HI, name::SBODY),
-        _ => ("window", format!("{id}-w{i}"), name::WIN_LO, name::WIN_HI, name::BODY),
+        0 => (
+            "section",
+            id.to_string(),
+            name::SEC_LO,
+            name::SEC_HI,
+            name::SBODY,
+        ),
+        _ => (
+            "window",
+            format!("{id}-w{i}"),
+            name::WIN_LO,
+            name::WIN_HI,
+            name::BODY,
+        ),
     };
     let day = doc
         .get(name::DATE_LO)
