@@ -71,15 +71,18 @@ fn line_of(log: &[u8], at: usize) -> usize {
 }
 
 /// The messages a torn copy of `text` followed by other text holds whole:
-/// the last place the log has `text`'s heading line, when what follows it
-/// up to the next heading carries no watermark (a whole entry with that
-/// heading is some other capture's), counted up to where the two differ.
+/// the last place the log has `text`'s heading line, after the last
+/// watermark of the same transcript (a torn entry before it was dealt with
+/// by the capture that wrote that watermark), when what follows it up to
+/// the next heading carries no watermark (a whole entry with that heading
+/// is some other capture's), counted up to where the two differ.
 fn held_behind(log: &[u8], text: &[u8]) -> usize {
     let Some(heading_end) = text.iter().position(|b| *b == b'\n').map(|i| i + 1) else {
         return 0;
     };
     let heading = &text[..heading_end];
-    let Some(at) = (0..log.len())
+    let after_mark = own_mark(text).map_or(0, |mark| last_whole_line(log, mark));
+    let Some(at) = (after_mark..log.len())
         .rev()
         .find(|&at| (at == 0 || log[at - 1] == b'\n') && log[at..].starts_with(heading))
     else {
@@ -106,6 +109,35 @@ fn held_behind(log: &[u8], text: &[u8]) -> usize {
         .filter(|&i| i >= heading_end && starts_message(&text[i..]))
         .collect();
     starts.windows(2).filter(|w| w[1] <= same).count()
+}
+
+/// The start of `text`'s own watermark, `<!-- hipo:ingest PLATFORM KEY `,
+/// which every watermark of its transcript shares.
+fn own_mark(text: &[u8]) -> Option<&[u8]> {
+    let body = text.strip_suffix(b"\n")?;
+    let start = body.iter().rposition(|b| *b == b'\n').map_or(0, |i| i + 1);
+    let line = &body[start..];
+    let rest = line.strip_prefix(MARK_PREFIX.as_bytes())?;
+    let mut spaces = rest
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b' ')
+        .map(|(i, _)| i);
+    let after_key = spaces.nth(1)? + 1;
+    Some(&line[..MARK_PREFIX.len() + after_key])
+}
+
+/// The offset just past the last whole line of `log` that starts with
+/// `prefix` and holds `-->` (0 when none does).
+fn last_whole_line(log: &[u8], prefix: &[u8]) -> usize {
+    line_starts(log)
+        .filter(|&i| log[i..].starts_with(prefix))
+        .filter_map(|i| {
+            let end = log[i..].iter().position(|b| *b == b'\n')? + i;
+            contains(&log[i..end], b"-->").then_some(end + 1)
+        })
+        .last()
+        .unwrap_or(0)
 }
 
 /// Lines that start a message of a capture's body, or its watermark.
@@ -170,5 +202,17 @@ mod tests {
         // A whole entry with the same heading is another capture's.
         let log = format!("# 2027-01-21\n\n{ENTRY}\n## Other [project]\n- x: y\n");
         assert_eq!(plan_in(log.as_bytes(), ENTRY.as_bytes()), Plan::Fresh);
+        // A torn entry before this transcript's last watermark was dealt
+        // with by the capture that wrote it.
+        let cut = at("User: three");
+        let log = format!(
+            "# 2027-01-21\n\n{}\n\n## Resumed [project]\nUser: three\n<!-- hipo:ingest codex k 80 -->\n\n## Other [project]\n- x: y\n",
+            &ENTRY[..cut]
+        );
+        assert_eq!(plan_in(log.as_bytes(), ENTRY.as_bytes()), Plan::Fresh);
+        assert_eq!(
+            own_mark(ENTRY.as_bytes()),
+            Some(&b"<!-- hipo:ingest codex k "[..])
+        );
     }
 }
