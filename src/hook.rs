@@ -238,7 +238,7 @@ fn claude_imports_root(root: &Path) -> bool {
 }
 
 fn imports_root(text: &str, root: &Path) -> bool {
-    let target = root.join(crate::layout::ROOT_PATH);
+    let target = root.join(hipo_core::layout::ROOT_PATH);
     let mut fence: Option<&str> = None;
     for line in text.lines() {
         let t = line.trim_start();
@@ -261,7 +261,7 @@ fn imports_root(text: &str, root: &Path) -> bool {
             .filter_map(|w| w.strip_prefix('@'))
             .any(|p| {
                 let p = p.trim_start_matches("./");
-                p == crate::layout::ROOT_PATH || Path::new(p) == target
+                p == hipo_core::layout::ROOT_PATH || Path::new(p) == target
             });
         if found {
             return true;

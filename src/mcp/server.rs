@@ -240,7 +240,7 @@ async fn serve(
     config: Config,
     input: tokio::io::DuplexStream,
     output: tokio::io::DuplexStream,
-) -> crate::Result<()> {
+) -> hipo_core::Result<()> {
     let running = match Server::new(config).serve((input, output)).await {
         Ok(running) => running,
         // The client went away before (or while) initializing.
