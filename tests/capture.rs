@@ -3,7 +3,7 @@
 //! same session under another name or path is captured once, and a FIFO
 //! named like a raw log is reported and never read.
 
-mod common;
+use crate::common;
 use common::{Project, Succeeds};
 use std::collections::HashMap;
 use std::process::{Command, Output, Stdio};

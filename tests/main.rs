@@ -8,6 +8,7 @@ mod common;
 
 mod adoption;
 mod agents;
+mod capture;
 mod checkpoint;
 mod codex_hooks;
 mod compact;
@@ -29,6 +30,7 @@ mod memaware;
 mod model;
 mod openclaw;
 mod opencode;
+mod private;
 mod properties;
 mod recall;
 mod root;

@@ -4,7 +4,7 @@
 //! body (CLI and MCP), or a raw log someone wrote by hand and a model
 //! summarises.
 
-mod common;
+use crate::common;
 use common::fake_ollama::{FakeOllama, Mode};
 use common::mcp_client::Client;
 use common::{Project, Succeeds};
