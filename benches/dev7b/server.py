@@ -12,7 +12,8 @@ prompt hipo sends, so hipo's acceptance can be measured on them:
   (`None mentioned`, `N/A`, `No open items`, `Nothing noted`), Korean
   entries translated to English (names and numbers kept), chat-log chunks
   summarised from the user's lines and the assistant's named items;
-- bad answers (--bad): an invented subject (a plausible summary of some
+- bad answers (--bad; --mixed: one first answer in two, the retry good,
+  so every level is asked): an invented subject (a plausible summary of some
   other project) or, when the prompt holds user or feedback items, a good
   answer with all of them dropped.
 
@@ -65,6 +66,9 @@ KO = {
     "팀": "team", "캘린더에": "calendar", "정리": "plan", "인원이": "staff",
     "한국어로": "in Korean", "보고서를": "reports", "선호함": "prefers",
 }
+
+CATEGORIES = ["Team availability", "Communication preference", "Working style", "Time zone convention",
+              "Formatting preference", "Operational rule", "Review process", "Team change"]
 
 OTHER_PROJECTS = [
     ("Kubernetes ingress upgrade", ["moved ingress-nginx to the 1.9 chart", "canary pods for the payments namespace",
@@ -225,6 +229,12 @@ def good_node(rng, prompt):
         if kind in ("user", "feedback"):
             details_src = text_lines  # kept whole, reworded
         details = "; ".join(reword(rng, l) for l in details_src)
+        if kind in ("user", "feedback") and rng.random() < 0.3:
+            # Renamed to a category, details said in the model's own words:
+            # the item survives only in some of its words.
+            keyword = rng.choice(CATEGORIES)
+            details = "; ".join(reword(rng, l, keep=0.5) for l in details_src)
+            details = " ".join(w for w in details.split() if rng.random() < 0.85)
         if code:
             details += "; stack trace in the log"
         topics.append({"keyword": keyword, "type": kind if kind in ("user", "feedback", "project", "reference") else "project",
@@ -259,6 +269,11 @@ def bad_node(rng, prompt):
     # Only items the sources tag can be dropped (a chat log tags none).
     tagged = any(k in ("user", "feedback") for _, k, _ in entries(sources_of(prompt)))
     if tagged and rng.random() < 0.5:
+        dropped = [t for t in good["topics"] if t not in kept]
+        gone = set(w for t in dropped for w in content(t["keyword"] + " " + t["details"]))
+        for key in ("key_decisions", "tasks_completed", "lessons_learned", "open_items"):
+            # What the dropped items said goes with them.
+            good[key] = [x for x in good[key] if len(set(content(x)) & gone) < 2] or filler(rng)
         good["topics"] = kept or [{"keyword": "misc", "type": "project", "details": "various updates"}]
         return good, "dropped-user-items"
     name, facts = rng.choice(OTHER_PROJECTS)
@@ -273,6 +288,8 @@ def bad_node(rng, prompt):
 
 def good_root(rng, prompt):
     src = sources_of(prompt)
+    if "\n=====" not in src:
+        src = "\n===== merged =====\n" + src
     months, pieces = {}, re.split(r"\n===== (.+?) =====\n", src)
     topics = []
     for i in range(1, len(pieces) - 1, 2):
@@ -316,6 +333,7 @@ class State:
     seed = 0
     log = None
     full = False
+    mixed = False
 
 
 def answer(req):
@@ -329,11 +347,35 @@ def answer(req):
         "update" if "current summary" in prompt else "part"
     h = int(hashlib.sha1(f"{State.seed}:{retry}:{base}".encode()).hexdigest(), 16)
     rng = random.Random(h)
+    # --mixed: a first answer is bad one time in two (by its hash), the
+    # retry good, so every level of the tree is asked.
+    bad = State.bad or (State.mixed and not retry and h % 2 == 1)
     if kind == "root":
-        obj, served = (bad_root(rng, base) if State.bad else (good_root(rng, base), "good"))
+        obj, served = (bad_root(rng, base) if bad else (good_root(rng, base), "good"))
     else:
-        obj, served = (bad_node(rng, base) if State.bad else (good_node(rng, base), "good"))
-    text = json.dumps(obj, ensure_ascii=False) if isinstance(req.get("format"), dict) else render_text(obj)
+        obj, served = (bad_node(rng, base) if bad else (good_node(rng, base), "good"))
+    render = (lambda o: json.dumps(o, ensure_ascii=False)) if isinstance(req.get("format"), dict) else render_text
+    text = render(obj)
+    # A model writes within num_predict: a long merge says less per topic.
+    budget = int((req.get("options") or {}).get("num_predict") or 1 << 30) * 3
+    while len(text) > budget and "topics" in obj:
+        longest = max(obj["topics"], key=lambda t: len(t["details"]), default=None)
+        if longest is None or len(longest["details"]) < 40:
+            # Project threads go first; user and feedback items are kept.
+            projects = [t for t in obj["topics"] if t["type"] not in ("user", "feedback")]
+            if not projects:
+                break
+            obj["topics"].remove(projects[0])
+        else:
+            # Said shorter: its names and numbers first, as a model does.
+            toks = longest["details"].split()
+            key = [t for t in toks if t[:1].isupper() or any(ch.isdigit() for ch in t)]
+            rest = [t for t in toks if t not in key and t.lower() not in STOP]
+            shorter = " ".join((key + rest)[: max(4, len(toks) // 2)])
+            if len(shorter) >= len(longest["details"]):
+                shorter = longest["details"][:39]
+            longest["details"] = shorter
+        text = render(obj)
     if State.log:
         with open(State.log, "a") as f:
             f.write(json.dumps({"node": node, "half": half, "kind": kind, "retry": retry, "served": served,
@@ -377,11 +419,12 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--port", type=int, default=11600)
     ap.add_argument("--bad", action="store_true")
+    ap.add_argument("--mixed", action="store_true", help="first answers bad one time in two, retries good")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--log")
     ap.add_argument("--full", action="store_true", help="log each prompt and answer too")
     a = ap.parse_args()
-    State.bad, State.seed, State.log, State.full = a.bad, a.seed, a.log, a.full
+    State.bad, State.seed, State.log, State.full, State.mixed = a.bad, a.seed, a.log, a.full, a.mixed
     ThreadingHTTPServer(("127.0.0.1", a.port), Handler).serve_forever()
 
 

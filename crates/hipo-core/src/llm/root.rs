@@ -53,45 +53,61 @@ impl OllamaSummarizer<'_> {
         self.ask_again(Kind::Root, ctx).await
     }
 
-    /// `text` made to fit the context: topic lines only, then the newest
-    /// lines that fit, with a notice.
+    /// `text` made to fit the context: its pieces' topic lines only, then
+    /// the newest of them that fit, each under its piece's header, with a
+    /// notice.
     fn to_fit(&self, text: String) -> String {
         let budget = self.budget();
         if budget.fits(prompt::tokens(&text)) {
             return text;
         }
-        let topics: String = text
-            .lines()
-            .filter(|l| {
-                l.starts_with("===== ")
-                    || l.starts_with("Today is")
-                    || (l.trim_start().starts_with("- ") && l.contains("]"))
+        let raw = root_pieces(&text);
+        let pieces: Vec<(String, Vec<&str>)> = raw
+            .iter()
+            .map(|p| {
+                let mut lines = p.lines();
+                let header = lines.next().unwrap_or_default().to_string();
+                let topics = text_topics(p);
+                (header, topics)
             })
-            .map(|l| format!("{l}\n"))
             .collect();
-        let mut kept: Vec<&str> = Vec::new();
-        let mut used = 0;
-        for line in topics.lines().rev() {
-            let t = prompt::tokens(line) + 1;
-            if !budget.fits(used + t) {
-                break;
+        let all: usize = pieces.iter().map(|(_, t)| t.len()).sum();
+        let (mut kept, mut used, mut n) = (Vec::new(), 0, 0);
+        'pieces: for (header, topics) in pieces.iter().rev() {
+            let mut piece = format!("{header}\n");
+            used += prompt::tokens(&piece);
+            for line in topics.iter().rev() {
+                let t = prompt::tokens(line) + 1;
+                if !budget.fits(used + t) {
+                    kept.push(piece);
+                    break 'pieces;
+                }
+                used += t;
+                n += 1;
+                piece.push_str(line);
+                piece.push('\n');
             }
-            used += t;
-            kept.push(line);
+            kept.push(piece);
         }
-        if kept.len() < topics.lines().count()
-            && let Ok(mut n) = self.notices.lock()
+        if n < all
+            && let Ok(mut notes) = self.notices.lock()
         {
-            n.push(format!(
-                "ROOT's narrative was written from the newest {} of the tree's {} topic lines: the rest do not fit num_ctx {} even merged (raise llm.num_ctx)",
-                kept.len(),
-                topics.lines().count(),
+            notes.push(format!(
+                "ROOT's narrative was written from the newest {n} of the tree's {all} topic lines: the rest do not fit num_ctx {} even merged (raise llm.num_ctx)",
                 self.settings.num_ctx
             ));
         }
         kept.reverse();
-        kept.iter().map(|l| format!("{l}\n")).collect()
+        kept.concat()
     }
+}
+
+/// The topic lines (`- keyword [type]: …`) of a piece of ROOT's context.
+fn text_topics(piece: &str) -> Vec<&str> {
+    piece
+        .lines()
+        .filter(|l| l.trim_start().starts_with("- ") && l.contains("]"))
+        .collect()
 }
 
 /// `context` with each `[user]` or `[feedback]` line said once: the same

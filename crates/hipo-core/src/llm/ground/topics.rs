@@ -19,9 +19,15 @@ pub(crate) struct Topic {
     pub words: Vec<String>,
     /// Distinctive key words of its body (its substance).
     pub body: Vec<String>,
-    /// Numbers and Latin-script names of an entry mostly in another
-    /// script: what survives a translation.
+    /// Its names and numbers: of an entry mostly in another script, its
+    /// Latin-script words and numbers (what survives a translation); else
+    /// its capitalised names and numbers no other topic has.
     pub anchors: Vec<String>,
+    /// Every key word of its title: all of them on one line of an answer
+    /// name it, even when each is in other topics too.
+    pub phrase: Vec<String>,
+    /// The anchors are a translation's (one is enough), not names.
+    pub foreign: bool,
     pub must_keep: bool,
 }
 
@@ -63,6 +69,16 @@ pub(crate) fn topics(sources: &str) -> Vec<Topic> {
         .flatten()
         .filter(|w| titles.iter().filter(|ws| ws.contains(w)).count() * 2 > titles.len().max(2))
         .collect();
+    let lower: Vec<String> = raw
+        .iter()
+        .map(|r| format!("{}\n{}", r.title, r.body).to_lowercase())
+        .collect();
+    let owners_text = |w: &String| {
+        lower
+            .iter()
+            .filter(|t| words(t).iter().any(|x| x == w))
+            .count()
+    };
     let owners = |w: &String| {
         titles
             .iter()
@@ -96,7 +112,20 @@ pub(crate) fn topics(sources: &str) -> Vec<Topic> {
             Topic {
                 title: r.title.clone(),
                 words,
-                anchors: anchors(&format!("{}\n{}", r.title, r.body)),
+                anchors: {
+                    let text = format!("{}\n{}", r.title, r.body);
+                    let foreign = anchors(&text);
+                    if foreign.is_empty() {
+                        names(&text)
+                            .into_iter()
+                            .filter(|w| owners_text(w) == 1)
+                            .collect()
+                    } else {
+                        foreign
+                    }
+                },
+                phrase: t.iter().filter(|w| !common.contains(w)).cloned().collect(),
+                foreign: !anchors(&format!("{}\n{}", r.title, r.body)).is_empty(),
                 body,
                 must_keep: matches!(r.kind, EntryType::User | EntryType::Feedback),
             }
@@ -209,9 +238,37 @@ fn anchors(text: &str) -> Vec<String> {
     out
 }
 
+/// Capitalised names (not a sentence's first word, not `I'm`) and
+/// numbers of a Latin-script text, lowercase.
+fn names(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for sentence in text.split(['.', '!', '?', '\n', ';', ':']) {
+        for (i, w) in sentence
+            .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+            .filter(|w| !w.is_empty())
+            .enumerate()
+        {
+            let name = i > 0
+                && w.chars().count() >= 3
+                && w.starts_with(|c: char| c.is_ascii_uppercase())
+                && !w.contains('\'')
+                && !is_stop(&w.to_lowercase());
+            let number = w.chars().count() >= 2 && w.chars().all(|c| c.is_ascii_digit());
+            if name || number {
+                out.push(w.to_lowercase());
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// What an answer says, for matching words.
 pub(crate) struct Said {
     lower: String,
+    /// Each line's words.
+    lines: Vec<HashSet<String>>,
     words: HashSet<String>,
     stems: HashSet<String>,
 }
@@ -221,6 +278,10 @@ impl Said {
         let words: HashSet<String> = words(answer).into_iter().collect();
         Said {
             lower: answer.to_lowercase(),
+            lines: answer
+                .lines()
+                .map(|l| super::words(l).into_iter().collect())
+                .collect(),
             stems: words
                 .iter()
                 .filter(|w| w.chars().count() >= 5)
@@ -246,6 +307,14 @@ impl Said {
         if t.words.iter().any(|w| self.has(w)) {
             return true;
         }
+        if t.phrase.len() >= 2
+            && self
+                .lines
+                .iter()
+                .any(|l| t.phrase.iter().all(|w| l.contains(w)))
+        {
+            return true;
+        }
         let hits = t.body.iter().filter(|w| self.has(w)).count();
         if hits >= 1 && hits * 3 >= t.body.len() {
             return true;
@@ -255,7 +324,8 @@ impl Said {
             .iter()
             .filter(|a| self.has(a) || self.lower.contains(a.as_str()))
             .count();
-        !t.anchors.is_empty() && anchored * 2 >= t.anchors.len()
+        let enough = if t.foreign { 1 } else { 2 };
+        t.anchors.len() >= enough && anchored * 2 >= t.anchors.len()
     }
 }
 
