@@ -53,7 +53,7 @@ fn summarises_with_the_model_and_never_sends_secrets() {
     let daily = p.read("memory/daily/2027-01-12.md");
     assert!(daily.contains("status: fixed"), "{daily}");
     assert!(
-        daily.contains("model: fake") && daily.contains("prompt-version: hipo-v2"),
+        daily.contains("model: fake") && daily.contains("prompt-version: hipo-v3"),
         "{daily}"
     );
     assert!(

@@ -46,7 +46,7 @@ fn answers_are_asked_as_json_and_rendered_by_hipo() {
         daily.contains("## Topics\n- fake-summary [project]: Deadlock in invoice splitting [project]\n")
             && daily.contains("- Write the lock order down [feedback] [project]\n")
             && daily.contains("## Key Decisions\n- decided things about Deadlock in invoice splitting [project]\n## Tasks Completed\n- none\n")
-            && daily.contains("prompt-version: hipo-v2"),
+            && daily.contains("prompt-version: hipo-v3"),
         "{daily}"
     );
     assert!(
@@ -100,7 +100,16 @@ fn well_formed_answers_about_something_else_are_refused() {
     let (code, out, err) = compact(&p, &server.url, &["--json"]);
     assert_eq!(code, 4, "{out}{err}");
     let report: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert_eq!(report["llm"]["ungrounded"], 2, "{out}");
+    // Each refused answer is asked for again once, with why.
+    assert_eq!(report["llm"]["ungrounded"], 4, "{out}");
+    let calls = server.generates();
+    assert!(
+        calls[1]["prompt"]
+            .as_str()
+            .unwrap()
+            .contains("Your previous answer was refused: the answer drops user or feedback items"),
+        "{calls:?}"
+    );
     assert!(
         err.contains("memory/daily/2027-01-12.md: summary failed: the answer drops user or feedback items of its sources: Write the lock order down"),
         "{err}"
@@ -252,7 +261,7 @@ fn status_says_who_wrote_the_nodes_and_why_others_wait() {
         "{out}"
     );
     assert!(
-        out.contains("written by:") && out.contains("fake:hipo-v2 "),
+        out.contains("written by:") && out.contains("fake:hipo-v3 "),
         "{out}"
     );
     let json = p.json([
@@ -267,4 +276,58 @@ fn status_says_who_wrote_the_nodes_and_why_others_wait() {
         &server.url,
     ]);
     assert!(json["writers"]["copy"].as_u64().unwrap() > 0, "{json}");
+}
+
+#[test]
+fn a_part_refused_twice_is_written_by_hipo_and_the_node_completes() {
+    let server = FakeOllama::start(Mode::RefusePart(2));
+    let p = Project::sample();
+    long_day(&p);
+    let args = [
+        "--today",
+        TODAY,
+        "--llm",
+        "ollama",
+        "--model",
+        "fake",
+        "--host",
+        &server.url,
+        "--num-ctx",
+        "4096",
+    ];
+    let (code, out, err) = p.run([&["compact"][..], &args].concat());
+    assert_eq!(code, 0, "{out}{err}");
+    // Part 2 was asked again once, with why its answer was refused.
+    let part2: Vec<String> = server
+        .generates()
+        .iter()
+        .filter_map(|c| c["prompt"].as_str().map(str::to_string))
+        .filter(|p| p.contains("daily 2027-01-19 (part 2 of"))
+        .collect();
+    assert_eq!(part2.len(), 2, "{part2:?}");
+    assert!(part2[1].contains("Your previous answer was refused: the answer"));
+    let daily = p.read("memory/daily/2027-01-19.md");
+    assert!(
+        !daily.contains("needs-summarization")
+            && daily.contains("model: fake")
+            && daily.contains("<!-- hipo:mechanical-parts 1 of ")
+            && daily.contains("by hipo: part 2 (the answer")
+            && !daily.contains("LeSanti"),
+        "{daily}"
+    );
+    let (code, out, err) = p.run([&["status"][..], &args].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("  memory/daily/2027-01-19.md: 1 of ")
+            && out.contains("; the rest by the model"),
+        "{out}"
+    );
+    let json = p.json([&["status"][..], &args].concat());
+    assert!(
+        json["parts_by_hipo"]["memory/daily/2027-01-19.md"]
+            .as_str()
+            .unwrap()
+            .contains("part 2"),
+        "{json}"
+    );
 }

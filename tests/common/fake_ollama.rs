@@ -36,6 +36,9 @@ pub enum Mode {
     NoFormat,
     /// Well-formed answers about something else entirely.
     Ungrounded,
+    /// Ungrounded answers for one part of a chunked node (its prompt
+    /// says `(part N of`), good ones otherwise.
+    RefusePart(usize),
     /// A tokenizer that counts a token every 2 bytes, and Ollama's silent
     /// cut: a prompt over `num_ctx` is answered (HTTP 200) as if whole,
     /// reporting `num_ctx`/2 + 2 prompt tokens. Records what it cut.
@@ -281,6 +284,7 @@ fn generate(req: &serde_json::Value, mode: &Mode) -> (u16, String) {
     }
     let text = match mode {
         Mode::Ungrounded => ungrounded(structured),
+        Mode::RefusePart(n) if prompt.contains(&format!("(part {n} of")) => ungrounded(structured),
         Mode::NotFound => {
             return (
                 404,

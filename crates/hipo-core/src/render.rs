@@ -278,6 +278,9 @@ pub fn status(s: Style, report: &StatusReport) -> String {
             .collect();
         let _ = writeln!(out, "{} {}", s.bold("written by:"), by.join(", "));
     }
+    for (path, parts) in &report.parts_by_hipo {
+        let _ = writeln!(out, "  {path}: {parts}; the rest by the model");
+    }
     status_changes(&mut out, s, report);
     status_health(&mut out, s, report);
     out

@@ -63,6 +63,9 @@ pub struct StatusReport {
     /// `mechanical` (ROOT), `none` (a stub for the agent), `external` (an
     /// edit adopted), or `ollama:MODEL:PROMPT_VERSION`; with counts.
     pub writers: BTreeMap<String, usize>,
+    /// Nodes a model wrote in part: which of their parts hipo summarised
+    /// itself because the model's answers were refused twice, and why.
+    pub parts_by_hipo: BTreeMap<String, String>,
     /// Raw logs and edited nodes changed since the last compaction.
     pub changed_files: Vec<String>,
     /// What the next `hipo compact` would write.
@@ -121,11 +124,25 @@ pub(crate) fn status(
     let in_tree: std::collections::HashSet<&str> =
         plan.nodes.iter().map(|n| n.path.as_str()).collect();
     let mut writers: BTreeMap<String, usize> = BTreeMap::new();
+    let mut by_model: Vec<String> = Vec::new();
     let node_records = store.visit_nodes(|path, rec| {
         if in_tree.contains(path) {
+            if rec.summarizer.starts_with("ollama:") {
+                by_model.push(path.to_string());
+            }
             *writers.entry(rec.summarizer).or_default() += 1;
         }
     })?;
+    // Only nodes a model wrote can hold the marker: a memory kept without
+    // a model reads no file here.
+    let parts_by_hipo = by_model
+        .into_iter()
+        .filter_map(|path| {
+            let text = crate::fsutil::read_utf8(root, &path).ok()?;
+            let (_, body, _) = crate::markdown::split_frontmatter(&text).ok()?;
+            crate::llm::read_marker(body).map(|m| (path, m))
+        })
+        .collect();
     let waiting_because = backlog
         .iter()
         .map(|n| (n.path.clone(), waiting_reason(root, &n.path, summarizer)))
@@ -139,6 +156,7 @@ pub(crate) fn status(
         backlog,
         waiting_because,
         writers,
+        parts_by_hipo,
         changed_files,
         out_of_date: plan.actions.into_iter().filter(|a| a.written).collect(),
         triggers,

@@ -3,15 +3,18 @@
 //! answer is checked before it is cached or used.
 
 use super::call::{Failure, Request};
-use super::ground::Grounds;
+use super::ground::{Grounds, mass_repetition, normalise};
 use super::overflow::{self, Seen};
 use super::structured::{self, Mode};
-use super::{Kind, OllamaSummarizer, implausible, prompt, root};
+use super::{Kind, OllamaSummarizer, fallback, implausible, prompt, root};
 use crate::layout::{Level, NodeId};
 use crate::summarize::{SourceText, Summary, SummaryError, SummaryRequest};
 
 /// Attempts at a node whose prompt was cut, each with smaller chunks.
 pub(super) const CUT_TRIES: usize = 3;
+
+/// Rounds of merging partials that each fill the context alone.
+const MERGE_ROUNDS: usize = 3;
 
 impl OllamaSummarizer<'_> {
     /// Summarises one node: fold in an append if that is all that changed,
@@ -39,17 +42,48 @@ impl OllamaSummarizer<'_> {
                 return Ok(self.summary(previous));
             }
             let user = prompt::update(req.node, &previous, &changed);
-            return Ok(self.summary(self.ask(kind, user).await?));
+            match self.ask_again(kind, user).await {
+                Ok(body) => return Ok(self.summary(body)),
+                // An update refused twice: the whole node is asked for.
+                Err(Failure::Refused(_)) => {}
+                Err(other) => return Err(other),
+            }
         }
         let parts = prompt::chunks(&req.sources, &self.budget());
-        let mut partials = Vec::with_capacity(parts.len());
         let n = parts.len();
+        let mut partials = Vec::with_capacity(n);
+        let mut by_hipo: Vec<(usize, String)> = Vec::new();
         for (i, part) in parts.iter().enumerate() {
             let label = (n > 1).then_some((i + 1, n));
-            partials.push(self.ask(kind, prompt::user(req.node, label, part)).await?);
+            match self
+                .ask_again(kind, prompt::user(req.node, label, part))
+                .await
+            {
+                Ok(body) => partials.push(body),
+                // Refused twice: hipo writes this part, unless it is all.
+                Err(Failure::Refused(why)) if by_hipo.len() + 1 < n => {
+                    partials.push(fallback::part(part));
+                    by_hipo.push((i + 1, why));
+                }
+                Err(other) => return Err(other),
+            }
         }
-        let body = self.merge(req.node, kind, partials).await?;
-        Ok(self.summary(body))
+        let (body, merged_by_hipo) = self.merge(req.node, kind, partials).await?;
+        if by_hipo.is_empty() && !merged_by_hipo {
+            return Ok(self.summary(body));
+        }
+        Ok(self.summary(format!(
+            "{}{body}",
+            fallback::marker(n, &by_hipo, merged_by_hipo)
+        )))
+    }
+
+    /// [`Self::ask`], and once more with why its answer was refused.
+    pub(super) async fn ask_again(&self, kind: Kind, user: String) -> Result<String, Failure> {
+        match self.ask(kind, user.clone()).await {
+            Err(Failure::Refused(why)) => self.ask(kind, prompt::retry(&user, &why)).await,
+            other => other,
+        }
     }
 
     /// One model call whose answer must be a plausible summary (or ROOT
@@ -153,22 +187,40 @@ impl OllamaSummarizer<'_> {
             self.count(|s| s.refused += 1);
             implausible(why)
         })?;
-        Grounds::new(system, user, matches!(kind, Kind::Node(_)))
-            .check(&body)
-            .map_err(|why| {
-                self.count(|s| s.ungrounded += 1);
-                implausible(why)
-            })?;
+        let grounds = Grounds::new(system, user, matches!(kind, Kind::Node(_)));
+        // Form is repaired before judging: mass repetition is judged on
+        // the answer as given, the rest on the repaired one.
+        let body = match kind {
+            Kind::Node(_) => {
+                let repaired = normalise(&body);
+                mass_repetition(&repaired).map_err(|why| {
+                    self.count(|s| s.ungrounded += 1);
+                    implausible(why)
+                })?;
+                prompt::accept(&repaired.text).map_err(|why| {
+                    self.count(|s| s.refused += 1);
+                    implausible(why)
+                })?
+            }
+            Kind::Root => body,
+        };
+        grounds.check(&body).map_err(|why| {
+            self.count(|s| s.ungrounded += 1);
+            implausible(why)
+        })?;
         Ok(body)
     }
 
     /// Merges partial summaries, in groups that fit the context if needed.
+    /// A merge the model's answers were refused for twice is hipo's
+    /// ([`fallback::merge`]); the flag says whether any was.
     pub(super) async fn merge(
         &self,
         node: NodeId,
         kind: Kind,
         mut partials: Vec<String>,
-    ) -> Result<String, Failure> {
+    ) -> Result<(String, bool), Failure> {
+        let (mut by_hipo, mut rounds) = (false, 0);
         while partials.len() > 1 {
             let as_sources: Vec<SourceText> = partials
                 .iter()
@@ -181,22 +233,35 @@ impl OllamaSummarizer<'_> {
                 .collect();
             let groups = prompt::chunks(&as_sources, &self.budget());
             let mut next = Vec::with_capacity(groups.len());
-            let stalled = groups.len() == partials.len();
+            // No two partials fit together (a partial too big for the
+            // context comes back split, its pieces alone): each is asked
+            // for alone, which shrinks it.
+            let stalled = groups.iter().all(|g| g.len() == 1);
+            rounds += 1;
             for group in groups {
                 if group.len() == 1 && !stalled {
                     next.push(group[0].body.clone());
                     continue;
                 }
                 let texts: Vec<String> = group.into_iter().map(|s| s.body).collect();
-                next.push(self.ask(kind, prompt::merge(node, &texts)).await?);
+                match self.ask_again(kind, prompt::merge(node, &texts)).await {
+                    Ok(merged) => next.push(merged),
+                    Err(Failure::Refused(_)) => {
+                        by_hipo = true;
+                        next.push(fallback::merge(&texts));
+                    }
+                    Err(other) => return Err(other),
+                }
             }
-            if stalled && next.len() == partials.len() {
-                // Each partial alone fills the context: keep them all, in order.
-                return Ok(next.join("\n"));
+            let size = |v: &[String]| v.iter().map(|p| prompt::tokens(p)).sum::<usize>();
+            if stalled && (rounds >= MERGE_ROUNDS || size(&next) >= size(&partials)) {
+                // Each partial alone fills the context and asking shrinks
+                // them no more: keep them all, in order.
+                return Ok((next.join("\n"), by_hipo));
             }
             partials = next;
         }
-        Ok(partials.pop().unwrap_or_default())
+        Ok((partials.pop().unwrap_or_default(), by_hipo))
     }
 }
 

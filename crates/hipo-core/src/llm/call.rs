@@ -17,6 +17,9 @@ pub(super) enum Failure {
     /// The prompt did not fit the model's context: the server said so, or
     /// cut it (seen in the count it reports).
     PromptCut(String),
+    /// The answer came but was refused (why): asked again once with the
+    /// reason, then that part is summarised mechanically.
+    Refused(String),
     /// Anything else: the node stays pending with this reason and hint.
     Failed(SummaryError),
 }
@@ -32,6 +35,10 @@ impl Failure {
     pub(super) fn into_error(self) -> SummaryError {
         match self {
             Failure::Failed(e) => e,
+            Failure::Refused(reason) => SummaryError::Failed {
+                reason,
+                hint: "re-run `hipo summarize`; if it keeps failing, use a larger model".into(),
+            },
             Failure::Format(text) => SummaryError::Failed {
                 reason: format!("the server refused the JSON answer format ({text})"),
                 hint: "upgrade Ollama to 0.5 or later, or set llm.structured to false".into(),

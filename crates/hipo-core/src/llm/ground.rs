@@ -2,14 +2,21 @@
 //! the text it was asked to summarise. Pure: the prompt and the answer in,
 //! a reason out.
 //!
-//! Four checks, each cheap and each aimed at what a small model was seen
-//! to do: enough of the sources' topic words appear in the answer; every
-//! `[user]` and `[feedback]` item of the sources survives (a key word of
-//! its heading); most of the answer's words come from the sources (no
-//! invented subject); no bullet is repeated across sections; no run of
-//! words is copied from the instructions.
+//! Form is repaired first ([`repair`]): filler sections are empty, a bullet
+//! said again is dropped. Then only what a reader would refuse is refused:
+//! an answer that names too few of the sources' topics or takes most of
+//! its words from elsewhere (an invented subject); one that loses a
+//! `[user]` or `[feedback]` item ([`topics`]: kept when named, or when its
+//! substance or, across languages, its names and numbers are kept); mass
+//! repetition; fragments of markup; a run of words copied from the
+//! instructions.
 
+mod repair;
+mod topics;
+
+pub(crate) use repair::{mass_repetition, normalise};
 use std::collections::HashSet;
+use topics::{Said, Topic, topics};
 
 /// Consecutive words shared with the instructions that make an echo.
 const ECHO_WORDS: usize = 7;
@@ -18,15 +25,6 @@ const ECHO_WORDS: usize = 7;
 /// [`MIN_SOURCE_SHARE`] of them from the sources.
 const MIN_CONTENT_WORDS: usize = 12;
 const MIN_SOURCE_SHARE: f64 = 0.5;
-
-/// A topic of the sources: its distinctive words, and whether it is a
-/// `[user]` or `[feedback]` item.
-#[derive(Debug)]
-struct Topic {
-    words: Vec<String>,
-    must_keep: bool,
-    title: String,
-}
 
 /// What an answer is checked against: the system prompt and the user
 /// prompt (its instructions and sources) that were sent.
@@ -49,6 +47,14 @@ impl Grounds {
             Some(i) => user.split_at(i),
             None => ("", user),
         };
+        // Why a previous answer was refused quotes the answer, not the
+        // instructions: saying it again is no echo.
+        let head: String = head
+            .lines()
+            .filter(|l| !l.starts_with(super::prompt::RETRY_NOTE))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let head = head.as_str();
         let mut instructions = HashSet::new();
         for text in [system, head] {
             let w = words(text);
@@ -66,17 +72,18 @@ impl Grounds {
 
     /// `Ok` when `answer` (Markdown with `## ` sections) is grounded;
     /// otherwise why not.
+    /// Run it on an answer whose form was repaired ([`normalise`]); mass
+    /// repetition is judged here on the answer as given.
     pub fn check(&self, answer: &str) -> Result<(), String> {
-        let lower = answer.to_lowercase();
-        self.topics_covered(&lower)?;
+        self.topics_covered(&Said::new(answer))?;
         self.words_from_sources(answer)?;
+        mass_repetition(&normalise(answer))?;
         markup_fragment(answer)?;
-        repeated_bullet(answer)?;
         self.echo(answer)
     }
 
-    fn topics_covered(&self, lower: &str) -> Result<(), String> {
-        let has = |t: &Topic| t.words.iter().any(|w| lower.contains(w.as_str()));
+    fn topics_covered(&self, said: &Said) -> Result<(), String> {
+        let has = |t: &Topic| said.keeps(t);
         let lost: Vec<&str> = self
             .topics
             .iter()
@@ -161,85 +168,8 @@ fn markup_fragment(answer: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// The same bullet under two sections (a small model's way of filling
-/// them all with one source line).
-fn repeated_bullet(answer: &str) -> Result<(), String> {
-    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    for (i, section) in crate::markdown::sections(answer).iter().enumerate() {
-        for line in section.body.lines() {
-            let Some(bullet) = line.trim().strip_prefix("- ") else {
-                continue;
-            };
-            // A topic line's details count as its text too.
-            let details = bullet.split_once("]: ").map(|(_, d)| d);
-            for text in std::iter::once(bullet).chain(details) {
-                let key = words(text).join(" ");
-                if key.len() < 12 {
-                    continue;
-                }
-                match seen.insert(key, i) {
-                    Some(j) if j != i => {
-                        return Err(format!(
-                            "the answer repeats a bullet across sections: `{}`",
-                            bullet.chars().take(80).collect::<String>()
-                        ));
-                    }
-                    _ => {}
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
-/// The sources' topics: `## Title [type]` headings and `- keyword [type]`
-/// topic lines, with their distinctive words (a word in more than half of
-/// the topics, like `session`, tells none apart).
-fn topics(sources: &str) -> Vec<Topic> {
-    let mut found: Vec<(String, bool)> = Vec::new();
-    let mut seen = HashSet::new();
-    for line in sources.lines() {
-        let line = line.trim();
-        let title = if let Some(h) = line.strip_prefix("## ").or(line.strip_prefix("### ")) {
-            h
-        } else if let Some(b) = line.strip_prefix("- ") {
-            match b.find(']') {
-                Some(end) if b[..end].contains(" [") => &b[..=end],
-                _ => continue,
-            }
-        } else {
-            continue;
-        };
-        let (name, kind) = crate::markdown::split_type_tag(title);
-        if SECTION_TITLES.iter().any(|s| name.starts_with(s)) || !seen.insert(name.to_lowercase()) {
-            continue;
-        }
-        let must_keep = matches!(
-            kind,
-            crate::markdown::EntryType::User | crate::markdown::EntryType::Feedback
-        );
-        found.push((name.to_string(), must_keep));
-    }
-    let all: Vec<Vec<String>> = found.iter().map(|(t, _)| key_words(t)).collect();
-    let common: HashSet<&String> = all
-        .iter()
-        .flatten()
-        .filter(|w| all.iter().filter(|ws| ws.contains(w)).count() * 2 > all.len().max(2))
-        .collect();
-    found
-        .iter()
-        .zip(&all)
-        .map(|((title, must_keep), ws)| Topic {
-            words: ws.iter().filter(|w| !common.contains(w)).cloned().collect(),
-            must_keep: *must_keep,
-            title: title.clone(),
-        })
-        .filter(|t| !t.words.is_empty())
-        .collect()
-}
-
 /// Headings that are hipo's own sections, not topics.
-const SECTION_TITLES: [&str; 8] = [
+pub(crate) const SECTION_TITLES: [&str; 8] = [
     "Topics",
     "Key Decisions",
     "Tasks Completed",
@@ -250,22 +180,8 @@ const SECTION_TITLES: [&str; 8] = [
     "Historical Summary",
 ];
 
-/// A title's key words: lowercase, at least 4 letters (2 for a CJK word),
-/// no stop words, no ids (digits or `_`).
-fn key_words(title: &str) -> Vec<String> {
-    words(title)
-        .into_iter()
-        .filter(|w| {
-            let cjk = !w.is_ascii();
-            w.chars().count() >= if cjk { 2 } else { 4 }
-                && !is_stop(w)
-                && !w.chars().any(|c| c.is_ascii_digit() || c == '_')
-        })
-        .collect()
-}
-
 /// Lowercase words: runs of letters, digits and `_`.
-fn words(text: &str) -> Vec<String> {
+pub(crate) fn words(text: &str) -> Vec<String> {
     text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
@@ -273,11 +189,11 @@ fn words(text: &str) -> Vec<String> {
 }
 
 /// A crude stem: the first five characters, so `deploys` meets `deploy`.
-fn stem(word: &str) -> String {
+pub(crate) fn stem(word: &str) -> String {
     word.chars().take(5).collect()
 }
 
-fn is_stop(w: &str) -> bool {
+pub(crate) fn is_stop(w: &str) -> bool {
     const STOP: [&str; 24] = [
         "about", "after", "also", "been", "before", "from", "have", "into", "more", "none", "only",
         "over", "some", "than", "that", "them", "then", "there", "they", "this", "were", "what",

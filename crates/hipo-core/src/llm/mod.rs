@@ -13,6 +13,7 @@
 mod ask;
 mod call;
 mod check;
+mod fallback;
 mod ground;
 mod overflow;
 pub mod prompt;
@@ -21,6 +22,7 @@ mod settings;
 pub mod structured;
 
 pub use check::{Check, check};
+pub use fallback::read_marker;
 pub use settings::{Backend, DEFAULT_HOST, Overrides, Settings, normalize_host, resolve};
 
 use crate::error::{Error, Result};
@@ -340,10 +342,7 @@ impl<'s> OllamaSummarizer<'s> {
 /// An answer refused as a summary: the node is named once, by whoever
 /// reports the failure.
 fn implausible(reason: String) -> Failure {
-    Failure::Failed(SummaryError::Failed {
-        reason,
-        hint: "re-run `hipo summarize`; if it keeps failing, use a larger model".into(),
-    })
+    Failure::Refused(reason)
 }
 
 impl Summarizer for OllamaSummarizer<'_> {
@@ -462,7 +461,7 @@ mod tests {
         let json = summarizer.cache_key(&[0; 32], "call");
         summarizer.fall_back_to_text("test");
         assert_ne!(json, summarizer.cache_key(&[0; 32], "call"));
-        assert!(json.ends_with(":hipo-v2:json"), "{json}");
+        assert!(json.ends_with(":hipo-v3:json"), "{json}");
         assert_eq!(summarizer.notices().len(), 1);
         summarizer.fall_back_to_text("again");
         assert_eq!(summarizer.notices().len(), 1, "said once");

@@ -11,7 +11,13 @@ use crate::summarize::SourceText;
 
 /// Bump whenever the wording or rules change. `hipo-v2`: answers as JSON
 /// (hipo renders the sections), the text form only as a fallback.
-pub const PROMPT_VERSION: &str = "hipo-v2";
+/// `hipo-v3`: write in the sources' language; a refused answer is asked
+/// again once with what was wrong.
+pub const PROMPT_VERSION: &str = "hipo-v3";
+
+/// How the line that says why a previous answer was refused begins (the
+/// grounding check does not count it as instructions to echo).
+pub const RETRY_NOTE: &str = "Your previous answer was refused:";
 
 /// The sections every summary must have.
 pub const REQUIRED_SECTIONS: [&str; 5] = [
@@ -105,7 +111,8 @@ Rules:
 - Replace code blocks with a file reference (path:lines) and a stack trace with one line naming the error.
 - Drop entries marked temporary, test run or delete later.
 - Never reproduce API keys, tokens, passwords or other credentials: write [REDACTED].
-- Prefer concrete nouns, names, numbers and dates over adjectives; say each fact once.";
+- Prefer concrete nouns, names, numbers and dates over adjectives; say each fact once.
+- Write in the language of the sources; keep names, numbers and dates exactly as written.";
 
 const TEXT_OUTPUT: &str = "\
 - Output only the Markdown body, with exactly these sections in this order: ## Topics, ## Key Decisions, ## Tasks Completed, ## Lessons Learned, ## Open Items. Write `- none` under an empty section.
@@ -167,6 +174,16 @@ pub fn merge(node: NodeId, partials: &[String]) -> String {
         out.push_str(&format!("\n===== part {} =====\n{}\n", i + 1, p.trim_end()));
     }
     out
+}
+
+/// `user` asked again after its answer was refused for `why`: the note
+/// goes after the node line, before the sources.
+pub fn retry(user: &str, why: &str) -> String {
+    let (first, rest) = user.split_once('\n').unwrap_or((user, ""));
+    let why: String = why.split_whitespace().collect::<Vec<_>>().join(" ");
+    format!(
+        "{first}\n{RETRY_NOTE} {why}. Write it again from the sources: keep every [user] and [feedback] item, say each fact once, invent nothing.\n{rest}"
+    )
 }
 
 /// The prompt that folds what changed into an existing summary: text

@@ -34,33 +34,127 @@ impl OllamaSummarizer<'_> {
 
 impl OllamaSummarizer<'_> {
     /// The narrative's one call, after merging `context` down to fit.
+    /// ROOT is always asked for: user and feedback items said again across
+    /// the tree are said once, a piece too big for the context is split
+    /// and merged, and what still does not fit keeps its topic lines, then
+    /// its newest pieces.
     async fn narrative(&self, context: &str) -> Result<String, super::call::Failure> {
-        let budget = self.budget();
-        // Too long for one call: the tree's summaries are merged down
-        // first, in chunks, never cut.
-        let ctx = if budget.fits(prompt::tokens(context)) {
-            context.to_string()
+        let context = once_each(context);
+        let ctx = if self.budget().fits(prompt::tokens(&context)) {
+            context
         } else {
-            let pieces = root_pieces(context);
-            self.merge(NodeId::Root, Kind::Node(Level::Monthly), pieces)
+            let pieces = root_pieces(&context);
+            let (merged, _) = self
+                .merge(NodeId::Root, Kind::Node(Level::Monthly), pieces)
                 .await
-                .map_err(merging)?
+                .map_err(merging)?;
+            self.to_fit(once_each(&merged))
         };
-        // Sent only if it fits: Ollama would cut it silently.
-        if !self.budget().fits(prompt::tokens(&ctx)) {
-            return Err(super::call::Failure::Failed(SummaryError::Failed {
-                reason: "the tree's summaries do not fit the model's context even merged".into(),
-                hint: "raise llm.num_ctx (or --num-ctx)".into(),
-            }));
-        }
-        self.ask(Kind::Root, ctx).await
+        self.ask_again(Kind::Root, ctx).await
     }
+
+    /// `text` made to fit the context: its pieces' topic lines only, then
+    /// the newest of them that fit, each under its piece's header, with a
+    /// notice.
+    fn to_fit(&self, text: String) -> String {
+        let budget = self.budget();
+        if budget.fits(prompt::tokens(&text)) {
+            return text;
+        }
+        let raw = root_pieces(&text);
+        let pieces: Vec<(String, Vec<&str>)> = raw
+            .iter()
+            .map(|p| {
+                let mut lines = p.lines();
+                let header = lines.next().unwrap_or_default().to_string();
+                let topics = text_topics(p);
+                (header, topics)
+            })
+            .collect();
+        let all: usize = pieces.iter().map(|(_, t)| t.len()).sum();
+        let (mut kept, mut used, mut n) = (Vec::new(), 0, 0);
+        'pieces: for (header, topics) in pieces.iter().rev() {
+            let mut piece = format!("{header}\n");
+            used += prompt::tokens(&piece);
+            for line in topics.iter().rev() {
+                let t = prompt::tokens(line) + 1;
+                if !budget.fits(used + t) {
+                    kept.push(piece);
+                    break 'pieces;
+                }
+                used += t;
+                n += 1;
+                piece.push_str(line);
+                piece.push('\n');
+            }
+            kept.push(piece);
+        }
+        if n < all
+            && let Ok(mut notes) = self.notices.lock()
+        {
+            notes.push(format!(
+                "ROOT's narrative was written from the newest {n} of the tree's {all} topic lines: the rest do not fit num_ctx {} even merged (raise llm.num_ctx)",
+                self.settings.num_ctx
+            ));
+        }
+        kept.reverse();
+        kept.concat()
+    }
+}
+
+/// The topic lines (`- keyword [type]: …`) of a piece of ROOT's context.
+fn text_topics(piece: &str) -> Vec<&str> {
+    piece
+        .lines()
+        .filter(|l| l.trim_start().starts_with("- ") && l.contains("]"))
+        .collect()
+}
+
+/// `context` with each `[user]` or `[feedback]` line said once: the same
+/// preference restated week after week keeps its newest wording only.
+fn once_each(context: &str) -> String {
+    let lines: Vec<&str> = context.lines().collect();
+    let key = |l: &str| -> Option<Vec<String>> {
+        let b = l.trim().strip_prefix("- ")?;
+        if !(b.contains("[user]") || b.contains("[feedback]")) {
+            return None;
+        }
+        let mut w: Vec<String> = crate::llm::ground::words(b)
+            .into_iter()
+            .filter(|w| w.len() >= 3)
+            .collect();
+        w.sort();
+        w.dedup();
+        Some(w)
+    };
+    let keys: Vec<Option<Vec<String>>> = lines.iter().map(|l| key(l)).collect();
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        let said_later = keys[i]
+            .as_ref()
+            .is_some_and(|k| keys[i + 1..].iter().flatten().any(|later| same(k, later)));
+        if !said_later {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Two items' words mostly the same (four in five of the smaller's).
+fn same(a: &[String], b: &[String]) -> bool {
+    let shared = a.iter().filter(|w| b.contains(w)).count();
+    let small = a.len().min(b.len());
+    small > 0 && shared * 5 >= small * 4
 }
 
 /// A failed merge of ROOT's input, said as such (its reason names the
 /// summary sections a merge asks for, not ROOT's).
 fn merging(f: super::call::Failure) -> super::call::Failure {
     match f {
+        super::call::Failure::Refused(reason) => super::call::Failure::Refused(format!(
+            "merging the tree's summaries down to fit the context: {reason}"
+        )),
         super::call::Failure::Failed(SummaryError::Failed { reason, hint }) => {
             super::call::Failure::Failed(SummaryError::Failed {
                 reason: format!("merging the tree's summaries down to fit the context: {reason}"),
@@ -185,6 +279,15 @@ mod tests {
             "- 2027-q1.md\n".into(),
         ]);
         assert!(substantial(thin).unwrap_err().contains("too short"));
+    }
+
+    #[test]
+    fn a_preference_restated_is_said_once() {
+        let ctx = "===== memory/weekly/2027-W01.md =====\n- Mina [user]: prefers async written reviews\n- deploy [project]: x\n===== memory/weekly/2027-W02.md =====\n- Mina [user]: prefers async, written reviews\n- Tom [user]: on leave until 2027-02-01\n";
+        assert_eq!(
+            once_each(ctx),
+            "===== memory/weekly/2027-W01.md =====\n- deploy [project]: x\n===== memory/weekly/2027-W02.md =====\n- Mina [user]: prefers async, written reviews\n- Tom [user]: on leave until 2027-02-01\n"
+        );
     }
 
     #[test]

@@ -80,7 +80,7 @@ fn common_words_tell_no_topic_apart() {
     let t =
         topics("## Session a_1\n## Session b_2\n## Session c_3\n## Charity events in LA [user]\n");
     assert_eq!(t.len(), 1, "{t:?}");
-    assert_eq!(t[0].words, ["charity", "events"]);
+    assert_eq!(t[0].words, ["charity", "events", "la"]);
 }
 
 /// Summaries written by hand (and by agents) from the sample and MemAware
@@ -153,4 +153,40 @@ fn a_thin_narrative_names_too_few_topics() {
     // Without every user item, ROOT is still fine when it names enough.
     let ok = "## Active Context\n- Postgres 16 migration by logical replication\n## Recent Patterns\n- Mina wants written reviews\n## Historical Summary\n- 2026-12: migration kickoff\n";
     assert_eq!(g.check(ok), Ok(()));
+}
+
+/// What a competent 7B model writes, from the cases: accepted.
+#[test]
+fn ordinary_imperfections_are_accepted() {
+    let g = Grounds::new(
+        "",
+        "Node: daily 2027-01-08\n\n===== memory/2027-01-08.md =====\n## Use KST in all timestamps [feedback]\n- rule: every timestamp in logs and reports carries the zone\n## Postgres 16 migration [project]\n- decisions: use logical replication\n",
+        true,
+    );
+    let answer = "## Topics\n- Time zone convention [feedback]: rule: write times in KST with the zone\n- Postgres 16 migration [project]: use logical replication\n## Key Decisions\n- use logical replication\n## Tasks Completed\n- None mentioned\n## Lessons Learned\n- use logical replication\n## Open Items\n- N/A\n";
+    let repaired = normalise(answer);
+    assert_eq!(g.check(&repaired.text), Ok(()));
+    assert!(!repaired.text.contains("None mentioned"));
+    assert_eq!(repaired.text.matches("use logical replication").count(), 2);
+    // Without the item, refused.
+    let lost = answer.replace(
+        "- Time zone convention [feedback]: rule: write times in KST with the zone\n",
+        "",
+    );
+    assert!(
+        g.check(&normalise(&lost).text)
+            .unwrap_err()
+            .contains("Use KST in all timestamps")
+    );
+}
+
+#[test]
+fn a_retry_note_is_no_instruction_to_echo() {
+    let user = crate::llm::prompt::retry(
+        SOURCES,
+        "the answer repeats a bullet across sections: `logical replication for the Postgres 16 migration and more`",
+    );
+    assert!(user.starts_with("Node: daily 2026-12-14\nYour previous answer was refused: "));
+    let g = Grounds::new("", &user, true);
+    assert_eq!(g.check(GOOD), Ok(()));
 }
