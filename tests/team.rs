@@ -225,7 +225,7 @@ fn only_derived_changed(c: &Clone) {
 /// other pulls (merge on even rounds, rebase on odd ones) and pushes, the
 /// first pulls; the clone that pushes first alternates. Returns every
 /// topic written.
-fn rounds(t: &Team, n: usize) -> Vec<String> {
+fn rounds(t: &Team, n: usize, model: Option<&FakeOllama>) -> Vec<String> {
     let mut topics = Vec::new();
     for r in 0..n {
         let today = day(r);
@@ -259,12 +259,26 @@ fn rounds(t: &Team, n: usize) -> Vec<String> {
         only_derived_changed(second);
         second.commit(&today, &format!("{} compacted after the pull", second.name));
         second.git(&today, &["push", "-q", "origin", "main"]);
+        let asked = model.map(node_prompts);
         first.git(&today, &["pull", "-q", "--no-rebase", "origin", "main"]);
+        // The other clone's summaries of these very sources are kept: the
+        // hook's compaction asks the model for no node.
+        assert_eq!(model.map(node_prompts), asked, "round {r}");
         no_conflicts(first);
         assert_eq!(first.status(), "", "{} after pulling round {r}", first.name);
         assert_eq!(first.tracked(), second.tracked(), "round {r}");
     }
     topics
+}
+
+/// The summaries the model was asked for, ROOT's narrative aside (the
+/// fake's answer fails ROOT's grounding, so ROOT is asked again each run).
+fn node_prompts(server: &FakeOllama) -> usize {
+    server
+        .generates()
+        .iter()
+        .filter(|g| !g.to_string().contains("ROOT.md's narrative"))
+        .count()
 }
 
 /// Each topic is in the raw logs once, whole: its heading and its lines.
@@ -300,7 +314,7 @@ fn settle(t: &Team, today: &str) {
 #[test]
 fn two_clones_merging_and_rebasing_lose_nothing_and_converge() {
     let t = team(|_| {});
-    let topics = rounds(&t, 12);
+    let topics = rounds(&t, 12, None);
     each_entry_once(&t.a, &topics);
     let last = day(11);
     settle(&t, &last);
@@ -348,7 +362,7 @@ fn with_a_model_the_clones_converge_and_no_summary_is_left_waiting() {
             config["compaction"][key] = 3.into();
         }
     });
-    let topics = rounds(&t, 10);
+    let topics = rounds(&t, 10, Some(&server));
     each_entry_once(&t.a, &topics);
     settle(&t, &day(9));
     let tree = t.a.tracked();

@@ -299,3 +299,63 @@ fn make_executable(path: &Path) -> Result<()> {
 fn make_executable(_path: &Path) -> Result<()> {
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::harness::Change;
+
+    #[test]
+    fn share_is_set_in_the_config_keeping_the_rest_byte_for_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(CONFIG_FILE);
+        std::fs::write(
+            &path,
+            "{\n  \"llm\": {\"backend\": \"none\"}, \"other\": [1, 2]\n}\n",
+        )
+        .unwrap();
+        assert_eq!(share_in_config(dir.path()).unwrap(), Change::Updated);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            text,
+            "{\n  \"share\": true,\n  \"llm\": {\"backend\": \"none\"}, \"other\": [1, 2]\n}\n"
+        );
+        assert_eq!(share_in_config(dir.path()).unwrap(), Change::Unchanged);
+        std::fs::write(&path, "{}").unwrap();
+        share_in_config(dir.path()).unwrap();
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(v["share"], true);
+        std::fs::write(&path, "{\"share\": false}").unwrap();
+        assert!(share_in_config(dir.path()).is_err());
+    }
+
+    #[test]
+    fn lines_are_added_once_after_what_is_there() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".gitignore");
+        std::fs::write(&path, "target\n.hipo/").unwrap();
+        assert_eq!(
+            add_lines(&path, ".hipo/\nmemory/x\n").unwrap(),
+            Change::Updated
+        );
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            format!("target\n.hipo/\n{MARK}\nmemory/x\n")
+        );
+        assert_eq!(
+            add_lines(&path, ".hipo/\nmemory/x\n").unwrap(),
+            Change::Unchanged
+        );
+    }
+
+    #[test]
+    fn the_post_rewrite_hook_compacts_after_a_rebase_only() {
+        let hook = hook_script("post-rewrite", "hipo", Path::new("sub dir"));
+        assert!(hook.starts_with("#!/bin/sh\n") && hook.contains(MARK));
+        assert!(hook.contains("[ \"$1\" = rebase ] || exit 0"));
+        assert!(hook.contains("hipo --dir \"$(git rev-parse --show-toplevel)/sub dir\" compact"));
+        assert!(hook.ends_with("exit 0\n"));
+        assert!(!hook_script("post-merge", "hipo", Path::new("")).contains("rebase"));
+    }
+}
