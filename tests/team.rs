@@ -254,7 +254,25 @@ fn rounds(t: &Team, n: usize, model: Option<&FakeOllama>) -> Vec<String> {
         };
         let how = if r % 4 < 2 { "--no-rebase" } else { "--rebase" };
         first.git(&today, &["push", "-q", "origin", "main"]);
-        second.git(&today, &["pull", "-q", how, "origin", "main"]);
+        if r % 3 == 2 {
+            // Without the hook (a git client that runs none): the drivers
+            // alone leave a clean status; the compaction comes after.
+            let hooks_off = "core.hooksPath=/nonexistent";
+            second.git(
+                &today,
+                &["-c", hooks_off, "pull", "-q", how, "origin", "main"],
+            );
+            no_conflicts(second);
+            assert_eq!(
+                second.status(),
+                "",
+                "{} round {r}: after the drivers",
+                second.name
+            );
+            second.compact(&today);
+        } else {
+            second.git(&today, &["pull", "-q", how, "origin", "main"]);
+        }
         no_conflicts(second);
         only_derived_changed(second);
         second.commit(&today, &format!("{} compacted after the pull", second.name));
