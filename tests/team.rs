@@ -151,6 +151,14 @@ fn team(config: impl Fn(&mut serde_json::Value)) -> Team {
     let mut value: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(value["share"], true);
+    let ignore = std::fs::read_to_string(a.dir.join(".gitignore")).unwrap();
+    for personal in [
+        ".hipo/",
+        "memory/.compaction-state.json",
+        ".claude/settings.local.json",
+    ] {
+        assert!(ignore.lines().any(|l| l == personal), "{ignore}");
+    }
     config(&mut value);
     std::fs::write(&path, serde_json::to_string_pretty(&value).unwrap()).unwrap();
     a.commit(START, "memory");

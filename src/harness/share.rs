@@ -59,8 +59,10 @@ pub fn install(root: &Path, bin: &str) -> Result<Report> {
         ".gitattributes",
         add_lines(&root.join(".gitattributes"), ATTRIBUTES)?,
     );
-    let ignored = format!("{STATE_FILE}\n");
-    report.note(".gitignore", add_lines(&root.join(".gitignore"), &ignored)?);
+    report.note(
+        ".gitignore",
+        add_lines(&root.join(".gitignore"), &ignored())?,
+    );
     for (name, kind, what) in DRIVERS {
         let driver = format!("{bin} merge-driver {kind} %O %A %B %P");
         let key = format!("merge.{name}.driver");
@@ -100,9 +102,9 @@ pub fn install(root: &Path, bin: &str) -> Result<Report> {
             }
         }
     }
-    if tracked(root, STATE_FILE) {
+    for rel in ignored().lines().filter(|rel| tracked(root, rel)) {
         report.next_steps.push(format!(
-            "{STATE_FILE} is this clone's trigger state and is now ignored, but git still tracks it: run `git rm --cached {STATE_FILE}` and commit"
+            "{rel} belongs to this machine and is now ignored, but git still tracks it: run `git rm --cached {rel}` and commit"
         ));
     }
     report.next_steps.push(format!(
@@ -156,6 +158,20 @@ pub fn check(root: &Path, share: bool, out: &mut Vec<Finding>) {
             "shared memory: this clone merges memory/ with hipo's drivers".into(),
         ));
     }
+}
+
+/// What stays out of git besides `.hipo/`: this clone's trigger state and
+/// the hook settings that are personal (they may name this machine's
+/// binary by its path).
+fn ignored() -> String {
+    let mut lines = format!("{STATE_FILE}\n");
+    for platform in crate::platform::Platform::ALL {
+        if let Some(l) = super::layout(platform).ok().filter(|l| l.hooks_personal) {
+            lines.push_str(l.hooks_file);
+            lines.push('\n');
+        }
+    }
+    lines
 }
 
 /// The hook: compact after git changed the tree (a merge, a pull, a
