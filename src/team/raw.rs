@@ -48,10 +48,13 @@ fn counts<'a>(entries: &[&'a str]) -> HashMap<&'a str, usize> {
 /// either side added is kept, once when both added the same text; every
 /// entry stays whole. The entries both sides hold in the same places
 /// first come first, as they were; the rest follow, the two sides' lists
-/// merged by always taking the head whose text sorts first (each side's
+/// merged by taking the head whose text sorts first (each side's
 /// own order is kept, and the result does not depend on which side is
-/// which). Entries are separated by one blank line, as `hipo checkpoint`
-/// writes them.
+/// which). Where one side's head is an entry the other side still holds
+/// further on, the other side's head goes first: both sides' orders
+/// around the entries they share are kept (an entry edited in place
+/// stays in its place). Entries are separated by one blank line, as
+/// `hipo checkpoint` writes them.
 pub fn merge(base: &str, ours: &str, theirs: &str) -> String {
     let (b, o, t) = (Log::parse(base), Log::parse(ours), Log::parse(theirs));
     let mut remaining = result_counts(&b, &o, &t);
@@ -65,6 +68,17 @@ pub fn merge(base: &str, ours: &str, theirs: &str) -> String {
     for e in &o.entries[..common] {
         emit(e, &mut remaining, &mut out);
     }
+    let (last_o, last_t) = (last_places(&o.entries), last_places(&t.entries));
+    // Whether ours' head `x` (at `i`) goes before theirs' head `y` (at `j`).
+    let ours_first = |x: &str, i: usize, y: &str, j: usize| {
+        let y_later_in_ours = last_o.get(y).is_some_and(|l| *l > i);
+        let x_later_in_theirs = last_t.get(x).is_some_and(|l| *l > j);
+        match (y_later_in_ours, x_later_in_theirs) {
+            (true, false) => true,
+            (false, true) => false,
+            _ => x < y,
+        }
+    };
     let (mut i, mut j) = (common, common);
     loop {
         while i < o.entries.len() && remaining.get(o.entries[i]).copied().unwrap_or(0) == 0 {
@@ -80,7 +94,7 @@ pub fn merge(base: &str, ours: &str, theirs: &str) -> String {
                 i += 1;
                 j += 1;
             }
-            (Some(x), Some(y)) if x < y => {
+            (Some(x), Some(y)) if ours_first(x, i, y, j) => {
                 emit(x, &mut remaining, &mut out);
                 i += 1;
             }
@@ -95,6 +109,11 @@ pub fn merge(base: &str, ours: &str, theirs: &str) -> String {
         }
     }
     render(preamble(b.preamble, o.preamble, t.preamble), &out)
+}
+
+/// Each entry's last place in a list.
+fn last_places<'a>(entries: &[&'a str]) -> HashMap<&'a str, usize> {
+    entries.iter().enumerate().map(|(n, e)| (*e, n)).collect()
 }
 
 fn emit<'a>(e: &'a str, remaining: &mut HashMap<&'a str, usize>, out: &mut Vec<&'a str>) {
@@ -208,6 +227,23 @@ mod tests {
         let removed = BASE.to_string();
         let m = merge(&base, &removed, &with(&["Old", "New"]));
         assert!(!m.contains("## Old") && m.contains("## New"));
+    }
+
+    #[test]
+    fn an_entry_edited_in_place_stays_in_its_place() {
+        let base = with(&["Zulu", "Alpha"]);
+        let edit = |t: &str| {
+            t.replace(
+                "## Zulu [project]\n- decisions: none",
+                "## Zulu [project]\n- decisions: edited",
+            )
+        };
+        let edited = edit(&base);
+        assert_ne!(edited, base);
+        let appended = with(&["Zulu", "Alpha", "Mike"]);
+        let m = merge(&base, &edited, &appended);
+        assert_eq!(m, merge(&base, &appended, &edited));
+        assert_eq!(m, edit(&with(&["Zulu", "Alpha", "Mike"])));
     }
 
     #[test]
