@@ -130,8 +130,8 @@ pub enum Command {
     /// Git's merge driver for memory files (registered by `hipo init --share`): merges into OURS, never leaving conflict markers.
     MergeDriver {
         /// raw (a raw log: both sides' entries, each whole) or derived (a node, ROOT.md, the trigger state).
-        #[arg(value_parser = clap::value_parser!(hipo::team::Kind))]
-        kind: hipo::team::Kind,
+        #[arg(value_parser = clap::value_parser!(hipo_core::team::Kind))]
+        kind: hipo_core::team::Kind,
         /// The common ancestor's version (git's %O).
         base: PathBuf,
         /// Ours (%A): the result is written here.

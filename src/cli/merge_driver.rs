@@ -5,7 +5,7 @@
 
 use super::exit;
 use anyhow::Result;
-use hipo::team::{self, Kind};
+use hipo_core::team::{self, Kind};
 use std::path::Path;
 
 pub fn run(kind: Kind, base: &Path, ours: &Path, theirs: &Path, path: &str) -> Result<u8> {

@@ -5,13 +5,13 @@
 //! clone (the merge drivers in `.git/config`, the hooks that compact after
 //! a merge or a rebase), so every clone runs `hipo init --share` once and
 //! `hipo doctor` says when one has not. The merges themselves are
-//! `crate::team`'s.
+//! `hipo_core::team`'s.
 
 use super::doctor::{fix, ok, warn};
 use super::files::{put, read};
 use super::{Finding, Report};
-use crate::error::{Error, Result};
-use crate::layout::{CONFIG_FILE, STATE_FILE};
+use hipo_core::error::{Error, Result};
+use hipo_core::layout::{CONFIG_FILE, STATE_FILE};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -165,7 +165,7 @@ pub fn check(root: &Path, share: bool, out: &mut Vec<Finding>) {
 /// binary by its path).
 fn ignored() -> String {
     let mut lines = format!("{STATE_FILE}\n");
-    for platform in crate::platform::Platform::ALL {
+    for platform in hipo_core::platform::Platform::ALL {
         if let Some(l) = super::layout(platform).ok().filter(|l| l.hooks_personal) {
             lines.push_str(l.hooks_file);
             lines.push('\n');
