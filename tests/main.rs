@@ -36,3 +36,4 @@ mod sample;
 mod scenario;
 mod search;
 mod secrets;
+mod team;

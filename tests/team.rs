@@ -7,7 +7,7 @@
 //! mechanical summaries) equal to what one machine builds from the merged
 //! raw logs.
 
-mod common;
+use crate::common;
 
 use assert_cmd::Command;
 use common::Succeeds;
