@@ -154,7 +154,12 @@ pub fn run(
             if !imported {
                 out.stdout = session_context(hipo.root(), settings.context_chars);
             }
-            out.compact_in_background = hipo.compaction_due(settings.now).due;
+            // A shared project's raw logs may have been merged by a pull
+            // whose hook did not run (another git client, a clone without
+            // `init --share`): a compaction of a tree that has not moved is
+            // a settled no-op, so one is always started.
+            out.compact_in_background =
+                hipo.config().share || hipo.compaction_due(settings.now).due;
         }
         Event::Prompt => {
             if let Some(prompt) = &input.prompt {

@@ -38,3 +38,4 @@ mod sample;
 mod scenario;
 mod search;
 mod secrets;
+mod team;

@@ -35,6 +35,9 @@ pub enum Command {
         /// Install hooks, protocol and skills for this platform (default: the one the project shows; none found: the memory layout only).
         #[arg(long, value_parser = parse_platform)]
         platform: Vec<Platform>,
+        /// Set the project up for a team sharing it through git: merge drivers, hooks, `share` in the config (once per clone).
+        #[arg(long)]
+        share: bool,
     },
     /// Check the installation: hooks, the binary they run, Codex's hook review, sizes, a due compaction.
     Doctor,
@@ -124,6 +127,20 @@ pub enum Command {
     /// The context pack for a prompt: matching ROOT topics and the best
     /// passages, within a token budget; nothing when nothing is relevant.
     Recall(RecallArgs),
+    /// Git's merge driver for memory files (registered by `hipo init --share`): merges into OURS, never leaving conflict markers.
+    MergeDriver {
+        /// raw (a raw log: both sides' entries, each whole) or derived (a node, ROOT.md, the trigger state).
+        #[arg(value_parser = clap::value_parser!(hipo_core::team::Kind))]
+        kind: hipo_core::team::Kind,
+        /// The common ancestor's version (git's %O).
+        base: PathBuf,
+        /// Ours (%A): the result is written here.
+        ours: PathBuf,
+        /// Theirs (%B).
+        theirs: PathBuf,
+        /// The file's path in the repository (%P).
+        path: String,
+    },
 }
 
 /// `hipo export` flags.

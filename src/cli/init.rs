@@ -1,4 +1,5 @@
-//! `hipo init [--platform P]…` and `hipo uninstall --platform P…`
+//! `hipo init [--platform P]… [--share]`, `hipo uninstall --platform P…`
+//! and `hipo doctor`
 
 use super::Ctx;
 use super::exit;
@@ -9,7 +10,7 @@ use hipo_core::Hipo;
 use hipo_core::platform::Platform;
 use std::path::Path;
 
-pub fn run(ctx: &Ctx, platforms: &[Platform]) -> Result<u8> {
+pub fn run(ctx: &Ctx, platforms: &[Platform], share: bool) -> Result<u8> {
     let root = match &ctx.dir {
         Some(dir) => dir.clone(),
         None => std::env::current_dir()?,
@@ -39,6 +40,10 @@ pub fn run(ctx: &Ctx, platforms: &[Platform]) -> Result<u8> {
                 "put hipo on PATH (cargo install --path . or a link to {bin}): the hooks and the MCP server in shared files run `hipo`"
             ));
         }
+    }
+    if share {
+        // This clone's drivers and hooks: they may run this binary's path.
+        installed.push(harness::share(&root, &bin)?);
     }
     if ctx.json {
         #[derive(serde::Serialize)]

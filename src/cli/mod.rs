@@ -14,6 +14,7 @@ mod ingest;
 mod init;
 mod llm_check;
 mod mcp;
+mod merge_driver;
 mod output;
 mod rebuild;
 mod recall;
@@ -129,7 +130,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         style: output::detect_style(),
     };
     let code = match cli.command {
-        Command::Init { platform } => init::run(&ctx, &platform)?,
+        Command::Init { platform, share } => init::run(&ctx, &platform, share)?,
         Command::Uninstall { platform } => init::uninstall(&ctx, &platform)?,
         Command::Doctor => init::doctor(&ctx)?,
         Command::Compact(args) => compact::run(&ctx, &args)?,
@@ -152,6 +153,13 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Eval(args) => eval::run(&ctx, &args)?,
         Command::Mcp { llm, embed_model } => mcp::run(&ctx, &llm, embed_model)?,
         Command::Recall(args) => recall::run(&ctx, &args)?,
+        Command::MergeDriver {
+            kind,
+            base,
+            ours,
+            theirs,
+            path,
+        } => merge_driver::run(kind, &base, &ours, &theirs, &path)?,
     };
     Ok(ExitCode::from(code))
 }

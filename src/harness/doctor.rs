@@ -61,6 +61,7 @@ pub fn check(
                 .into(),
         ));
     }
+    super::share::check(root, config.share, &mut out);
     sizes(&mut out, root, config);
     if due.due {
         out.push(warn(format!(

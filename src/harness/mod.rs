@@ -11,10 +11,12 @@ mod jsonc;
 pub mod openclaw;
 mod openclaw_hook;
 mod opencode;
+mod share;
 mod texts;
 
 pub use doctor::{Finding, check as doctor};
 pub use files::Change;
+pub use share::install as share;
 
 use files::{json_object, json_text, put, read, with_block, with_hooks};
 use hipo_core::error::{Error, Result};

@@ -14,6 +14,10 @@ pub struct Config {
     pub llm: LlmConfig,
     pub search: SearchConfig,
     pub recall: RecallConfig,
+    /// `share`: the project's memory is shared through a git repository
+    /// (`hipo init --share`): a node file this clone's store did not
+    /// record is judged by its own provenance (a merge brought it).
+    pub share: bool,
     /// What is odd about the file but not fatal (a key that looks
     /// misspelt, a file that is not an object): for the front end to show.
     #[serde(skip)]
@@ -22,7 +26,7 @@ pub struct Config {
 
 /// The keys hipo reads, by section (`""`: the top level).
 const KNOWN_KEYS: &[(&str, &[&str])] = &[
-    ("", &["compaction", "llm", "search", "recall"]),
+    ("", &["compaction", "llm", "search", "recall", "share"]),
     (
         "compaction",
         &[
@@ -156,6 +160,9 @@ pub struct CompactionConfig {
     pub monthly_threshold: usize,
     pub root_max_tokens: usize,
     pub cooldown_hours: f64,
+    /// The top-level `share` key, where compaction needs it.
+    #[serde(skip)]
+    pub shared: bool,
 }
 
 impl Default for CompactionConfig {
@@ -166,6 +173,7 @@ impl Default for CompactionConfig {
             monthly_threshold: 500,
             root_max_tokens: 3000,
             cooldown_hours: 3.0,
+            shared: false,
         }
     }
 }
@@ -285,6 +293,7 @@ impl Config {
             });
         }
         let mut config: Config = serde_json::from_str(&text).map_err(bad_json)?;
+        config.compaction.shared = config.share;
         config.warnings = lint(&value)
             .into_iter()
             .map(|w| format!("{}: {w}", path.display()))

@@ -76,6 +76,7 @@ pub mod search;
 pub mod status;
 pub(crate) mod store;
 pub mod summarize;
+pub mod team;
 pub mod timeline;
 pub mod timing;
 pub mod tree;

@@ -138,6 +138,13 @@ pub(crate) struct Front {
     pub body_now: String,
 }
 
+impl Front {
+    /// Its body is as hipo wrote it (here or on another clone).
+    pub fn hipo_wrote(&self) -> bool {
+        self.body_hash.as_ref() == Some(&self.body_now)
+    }
+}
+
 /// Text of the files read or written this run, by project-relative path.
 /// A written node replaces what was read, so a parent built later sees the
 /// new text, also in a dry run where nothing reaches the disk.

@@ -28,6 +28,7 @@ mod root;
 pub mod settled;
 
 pub use inputs::content_hash;
+pub(crate) use inputs::short_hash;
 
 use crate::config::CompactionConfig;
 use crate::error::{Problem, Result};
@@ -335,6 +336,7 @@ impl Run<'_> {
             resummarize: self.options.resummarize,
             only: self.options.only.as_deref(),
             writer: &self.writer,
+            shared: self.config.shared,
         }
     }
 
@@ -365,12 +367,16 @@ impl Run<'_> {
     }
 
     /// Reads what the plan needs (the node's frontmatter, only when the
-    /// store has no record of it) and plans.
+    /// store has no record of it, or on a shared project when the file is
+    /// not what the store recorded) and plans.
     fn plan(&mut self, id: NodeId, inputs: &inputs::Inputs, record: Option<&NodeRecord>) -> Plan {
         let path = id.path();
         let on_disk = self.scan.hash(&path);
         let front = match (record, on_disk) {
             (None, Some(_)) => self.texts.front(self.root, &path),
+            (Some(r), Some(d)) if self.config.shared && r.written_hash != d => {
+                self.texts.front(self.root, &path)
+            }
             _ => None,
         };
         let node = plan::Node {

@@ -36,6 +36,11 @@ pub(crate) struct Policy<'a> {
     pub only: Option<&'a [String]>,
     /// The writer this run records for a summary.
     pub writer: &'a Writer,
+    /// The project is shared through git (`share`): a node file that is
+    /// not what this clone wrote, whose body hipo wrote (another clone,
+    /// brought by a merge or a pull), is judged by its frontmatter as if
+    /// the store had no record of it, never taken for a person's edit.
+    pub shared: bool,
 }
 
 /// The decision for one node.
@@ -96,6 +101,9 @@ pub(crate) fn plan(node: &Node, policy: &Policy) -> Plan {
         return build(Reason::Missing, false);
     };
     let sources_changed = rec.input_hash != inputs.hash;
+    if disk != rec.written_hash && policy.shared && node.front.is_some_and(Front::hipo_wrote) {
+        return unrecorded(node);
+    }
     if disk != rec.written_hash {
         return if sources_changed {
             build(Reason::SourceChanged, true)
@@ -291,6 +299,7 @@ mod tests {
             resummarize: true,
             only: None,
             writer,
+            shared: false,
         };
         plan(&node, &policy)
     }
@@ -373,6 +382,7 @@ mod tests {
             resummarize: false,
             only: None,
             writer: &Writer::NoBackend,
+            shared: false,
         };
         assert_eq!(plan(&node, &policy), build(Reason::StatusChange, false));
     }
@@ -418,6 +428,7 @@ mod tests {
             resummarize: false,
             only: None,
             writer: &Writer::NoBackend,
+            shared: false,
         };
         assert_eq!(plan(&node, &policy), Plan::Skip);
     }
@@ -559,7 +570,60 @@ mod tests {
             resummarize: false,
             only: None,
             writer: &Writer::NoBackend,
+            shared: false,
         };
         assert_eq!(plan(&node, &policy), Plan::Keep);
+    }
+
+    /// On a shared project, a node file that is not what this clone wrote
+    /// but whose body hipo wrote (a merge brought it from another clone)
+    /// is judged by its frontmatter: a summary of the current sources is
+    /// kept, one of other sources rebuilt without a `.prev`; a person's
+    /// edit is still an edit. Unshared, the same file is an edit.
+    #[test]
+    fn a_shared_node_from_another_clone_is_judged_by_its_provenance() {
+        let i = inputs();
+        let rec = NodeRecord {
+            input_hash: [9; 32],
+            ..record(Status::Tentative)
+        };
+        let plan_with = |front: &Front, shared: bool| {
+            let node = Node {
+                id: day(),
+                inputs: &i,
+                on_disk: Some(EDITED),
+                record: Some(&rec),
+                front: Some(front),
+                unusable: false,
+            };
+            let policy = Policy {
+                today: d("2026-03-10"),
+                calls_model: false,
+                resummarize: false,
+                only: None,
+                writer: &Writer::NoBackend,
+                shared,
+            };
+            plan(&node, &policy)
+        };
+        assert_eq!(
+            plan_with(&front(IN, true), true),
+            Plan::Adopt {
+                reason: None,
+                own: true
+            }
+        );
+        assert_eq!(
+            plan_with(&front([9; 32], true), true),
+            build(Reason::SourceChanged, false)
+        );
+        assert_eq!(
+            plan_with(&front(IN, false), true),
+            build(Reason::SourceChanged, true)
+        );
+        assert_eq!(
+            plan_with(&front(IN, true), false),
+            build(Reason::SourceChanged, true)
+        );
     }
 }

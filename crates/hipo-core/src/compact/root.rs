@@ -55,7 +55,10 @@ impl Run<'_> {
         let hash = *blake3::hash(content.as_bytes()).as_bytes();
         let written = on_disk != Some(hash);
         let mut prev = None;
-        if written && reason == Reason::Adopted {
+        // On a shared project a ROOT.md that is not what this clone wrote
+        // is, as a rule, another clone's (ROOT carries no provenance hash
+        // to tell it from an edit), so no `.prev` is kept of it.
+        if written && reason == Reason::Adopted && !self.config.shared {
             // Sections without hipo's marker were kept; an edit inside one
             // of hipo's sections is replaced, so keep the old text.
             let what = "was edited inside sections hipo writes (marked <!-- hipo:auto -->)";
