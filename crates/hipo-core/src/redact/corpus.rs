@@ -32,7 +32,10 @@ fn rows(text: &'static str) -> impl Iterator<Item = Vec<&'static str>> {
 
 /// `(half, secret, line)` and `(half, line)` of the words corpus.
 #[allow(clippy::type_complexity)]
-fn nl() -> (Vec<(&'static str, String, String)>, Vec<(&'static str, String)>) {
+fn nl() -> (
+    Vec<(&'static str, String, String)>,
+    Vec<(&'static str, String)>,
+) {
     let secrets = rows(NL_SECRETS)
         .filter(|f| f.len() == 4)
         .map(|f| (f[0], unescape(f[2]), unescape(f[3])))
@@ -52,7 +55,10 @@ fn said_in_words_by_half() {
     for half in ["A", "B"] {
         let s: Vec<_> = secrets.iter().filter(|r| r.0 == half).collect();
         let l: Vec<_> = looks.iter().filter(|r| r.0 == half).collect();
-        let leaked: Vec<_> = s.iter().filter(|r| redact(&r.2).contains(r.1.as_str())).collect();
+        let leaked: Vec<_> = s
+            .iter()
+            .filter(|r| redact(&r.2).contains(r.1.as_str()))
+            .collect();
         let altered: Vec<_> = l.iter().filter(|r| redact(&r.1) != r.1.as_str()).collect();
         for r in &leaked {
             eprintln!("leaked ({half}): {}", r.2);
@@ -93,7 +99,10 @@ fn prefilter_covers_every_match() {
         }
         for (i, part) in said::PARTS.iter().enumerate() {
             let matched = part.regex().is_some_and(|re| re.is_match(&line));
-            assert!(!matched || need[PATTERNS.len() + i], "part {i} missed on: {line}");
+            assert!(
+                !matched || need[PATTERNS.len() + i],
+                "part {i} missed on: {line}"
+            );
         }
     }
 }

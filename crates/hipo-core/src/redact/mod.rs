@@ -50,7 +50,11 @@ pub fn redact(text: &str) -> Cow<'_, str> {
         return Cow::Borrowed(text);
     }
     let mut out = Cow::Borrowed(text);
-    for (i, _) in need[..PATTERNS.len()].iter().enumerate().filter(|(_, n)| **n) {
+    for (i, _) in need[..PATTERNS.len()]
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| **n)
+    {
         let Some((re, &(_, group, check, _))) = rules.regex(i) else {
             continue;
         };

@@ -36,12 +36,54 @@ const KEY_NAMES: &[&str] = &["key", "pass", "pwd", "secret", "token"];
 
 /// The prefixes of the published formats' alternation below.
 const PUBLISHED: &[&str] = &[
-    "glpat-", "glptt-", "gldt-", "glrt-", "glcbt-", "glsoat-", "glffct-", "glimt-", "gloas-",
-    "glwt-", "glagent-", "GR1348941", "whsec_", "hf_", "api_org_", "npm_", "pypi-AgEIcHlwaS5vcmc",
-    "SG.", "shpat_", "shpca_", "shppa_", "shpss_", "sq0atp-", "sq0csp-", "sq0idp-", "EAAA",
-    "dapi", "glc_", "glsa_", "eyJrIjoi", "PMAK-", "dp.", "ATATT3", "ATCTT3", "-us",
-    "AGE-SECRET-KEY-1", "sntrys_", "sntryu_", "dckr_pat_", "dckr_oat_", "_v1_", "lin_api_",
-    "hvs.", "hvb.", "NRAK-", "pul-", "xapp-", "SK",
+    "glpat-",
+    "glptt-",
+    "gldt-",
+    "glrt-",
+    "glcbt-",
+    "glsoat-",
+    "glffct-",
+    "glimt-",
+    "gloas-",
+    "glwt-",
+    "glagent-",
+    "GR1348941",
+    "whsec_",
+    "hf_",
+    "api_org_",
+    "npm_",
+    "pypi-AgEIcHlwaS5vcmc",
+    "SG.",
+    "shpat_",
+    "shpca_",
+    "shppa_",
+    "shpss_",
+    "sq0atp-",
+    "sq0csp-",
+    "sq0idp-",
+    "EAAA",
+    "dapi",
+    "glc_",
+    "glsa_",
+    "eyJrIjoi",
+    "PMAK-",
+    "dp.",
+    "ATATT3",
+    "ATCTT3",
+    "-us",
+    "AGE-SECRET-KEY-1",
+    "sntrys_",
+    "sntryu_",
+    "dckr_pat_",
+    "dckr_oat_",
+    "_v1_",
+    "lin_api_",
+    "hvs.",
+    "hvb.",
+    "NRAK-",
+    "pul-",
+    "xapp-",
+    "SK",
 ];
 
 pub(super) const PATTERNS: &[Rule] = &[
@@ -84,7 +126,12 @@ pub(super) const PATTERNS: &[Rule] = &[
         None,
         &["AccountKey", "SharedAccessKey", "SharedSecretValue"],
     ),
-    (r"[?&]sig=([A-Za-z0-9%+/]{20,}(?:=|%3[dD]){0,2})", 1, None, &["sig="]),
+    (
+        r"[?&]sig=([A-Za-z0-9%+/]{20,}(?:=|%3[dD]){0,2})",
+        1,
+        None,
+        &["sig="],
+    ),
     // Passwords on command lines: `--password=…` (anything but a
     // variable), `--password …` / `--token …` (if it looks like one),
     // `mysql -pS3cret`, `sshpass -p …`, `redis-cli -a …`, `curl -u user:pass`.
@@ -126,7 +173,12 @@ pub(super) const PATTERNS: &[Rule] = &[
         &["sk_live_", "sk_test_", "rk_live_", "rk_test_"],
     ),
     // Slack tokens: `xox?-` (xoxa, xoxb, xoxe, xoxp, …).
-    (r"(?-u:\b)(xox[A-Za-z]-[0-9A-Za-z-]{10,})", 1, None, &["xox"]),
+    (
+        r"(?-u:\b)(xox[A-Za-z]-[0-9A-Za-z-]{10,})",
+        1,
+        None,
+        &["xox"],
+    ),
     // Slack and Discord webhook URLs: the last path segment is the secret.
     (
         r"(?-u:\b)hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9]+/[A-Za-z0-9]+/([A-Za-z0-9]{16,})",
@@ -196,7 +248,12 @@ pub(super) const PATTERNS: &[Rule] = &[
     // on clean text.
     (r"([0-9]Q~[A-Za-z0-9_~.-]{31,34})", 1, None, &["Q~"]),
     // Telegram bot tokens: the bot's id, a colon, 35 characters.
-    (r"(?-u:\b)([0-9]{5,16}:A[A-Za-z0-9_-]{34})(?-u:\b)", 1, None, &[":A"]),
+    (
+        r"(?-u:\b)([0-9]{5,16}:A[A-Za-z0-9_-]{34})(?-u:\b)",
+        1,
+        None,
+        &[":A"],
+    ),
     // Discord bot tokens: the bot's id in base64 (an id's leading digit
     // encodes as `M`, `N` or `O`, the next as `D`, `T`, `j` or `z`), a dot,
     // six characters of timestamp, a dot, 27 to 38 of signature.
@@ -244,7 +301,12 @@ pub(super) const PATTERNS: &[Rule] = &[
         &["sk-"],
     ),
     // Bearer tokens in headers.
-    (r"(?i)(?-u:\b)bearer\s+([A-Za-z0-9._~+/-]{16,}=*)", 1, None, &["bearer"]),
+    (
+        r"(?i)(?-u:\b)bearer\s+([A-Za-z0-9._~+/-]{16,}=*)",
+        1,
+        None,
+        &["bearer"],
+    ),
     // Basic credentials in headers (base64 of user:password).
     (
         r"(?i)(?-u:\b)authorization\s*:\s*basic\s+([A-Za-z0-9+/]{8,}={0,2})",
@@ -308,7 +370,17 @@ pub(super) const PATTERNS: &[Rule] = &[
         ),
         1,
         Some(high_entropy),
-        &["key", "secret", "token", "passw", "credential", "auth", "signature", "salt", "seed"],
+        &[
+            "key",
+            "secret",
+            "token",
+            "passw",
+            "credential",
+            "auth",
+            "signature",
+            "salt",
+            "seed",
+        ],
     ),
 ];
 

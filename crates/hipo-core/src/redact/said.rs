@@ -70,20 +70,105 @@ enum Strength {
 /// Words that, in the noun phrase after the secret word, say the value
 /// is not the secret itself but something about it.
 const NOT_THE_SECRET: &[&str] = &[
-    "hash", "hashes", "hashed", "hashing", "digest", "checksum", "sha", "commit", "commits", "id",
-    "ids", "uuid", "version", "versions", "fingerprint", "name", "names", "path", "file", "files",
-    "length", "size", "format", "type", "types", "prefix", "endpoint", "url", "uri", "ttl",
-    "expiry", "expires", "expiration", "policy", "rotation", "count", "limit", "limits", "budget",
-    "model", "manager", "algorithm", "header", "field", "column", "request", "requests", "server",
-    "host", "port", "reset", "hint", "label", "scope", "scopes", "change", "changed", "fix",
-    "fixed", "issue", "ticket", "pr", "branch", "usage", "cost", "price", "rate", "store",
-    "storage", "location", "dir", "directory", "folder", "env", "variable", "var", "setting",
+    "hash",
+    "hashes",
+    "hashed",
+    "hashing",
+    "digest",
+    "checksum",
+    "sha",
+    "commit",
+    "commits",
+    "id",
+    "ids",
+    "uuid",
+    "version",
+    "versions",
+    "fingerprint",
+    "name",
+    "names",
+    "path",
+    "file",
+    "files",
+    "length",
+    "size",
+    "format",
+    "type",
+    "types",
+    "prefix",
+    "endpoint",
+    "url",
+    "uri",
+    "ttl",
+    "expiry",
+    "expires",
+    "expiration",
+    "policy",
+    "rotation",
+    "count",
+    "limit",
+    "limits",
+    "budget",
+    "model",
+    "manager",
+    "algorithm",
+    "header",
+    "field",
+    "column",
+    "request",
+    "requests",
+    "server",
+    "host",
+    "port",
+    "reset",
+    "hint",
+    "label",
+    "scope",
+    "scopes",
+    "change",
+    "changed",
+    "fix",
+    "fixed",
+    "issue",
+    "ticket",
+    "pr",
+    "branch",
+    "usage",
+    "cost",
+    "price",
+    "rate",
+    "store",
+    "storage",
+    "location",
+    "dir",
+    "directory",
+    "folder",
+    "env",
+    "variable",
+    "var",
+    "setting",
 ];
 
 /// Adverbs between the verb and the value ("is still …", "is now …").
 const FILLERS: &[&str] = &[
-    "now", "still", "literally", "just", "currently", "actually", "probably", "simply", "also",
-    "set", "changed", "reset", "updated", "jetzt", "noch", "maintenant", "ahora", "agora",
+    "now",
+    "still",
+    "literally",
+    "just",
+    "currently",
+    "actually",
+    "probably",
+    "simply",
+    "also",
+    "set",
+    "changed",
+    "reset",
+    "updated",
+    "jetzt",
+    "noch",
+    "maintenant",
+    "ahora",
+    "agora",
 ];
 
 /// Verbs and signs that give the value. Words need a word boundary; the
@@ -129,7 +214,16 @@ static BEFORE_RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// The secret words a value may come before.
 fn said_after(word: &str) -> bool {
     let w = word.to_ascii_lowercase();
-    ["password", "passwords", "passphrase", "pw", "passcode", "secret", "token"].contains(&w.as_str())
+    [
+        "password",
+        "passwords",
+        "passphrase",
+        "pw",
+        "passcode",
+        "secret",
+        "token",
+    ]
+    .contains(&w.as_str())
         || w.starts_with("api") && w.ends_with("key")
 }
 
@@ -149,15 +243,61 @@ impl Part {
     pub(super) fn anchors(self) -> &'static [&'static str] {
         match self {
             Part::Keyword => &[
-                "pass", "pw", "secret", "token", "credential", "creds", "key", "passwort",
-                "kennwort", "mot de passe", "mdp", "contraseña", "senha", "wachtwoord", "hasło",
-                "haslo", "пароль", "Пароль", "ПАРОЛЬ", "токен", "Токен", "schlüssel", "clé", "cle",
-                "clave", "chiave", "sleutel", "ключ", "Ключ", "비밀번호", "패스워드", "암호", "토큰",
-                "키", "パスワード", "トークン", "キー", "暗証番号", "密码", "密碼", "口令", "令牌",
-                "密钥", "密鑰",
+                "pass",
+                "pw",
+                "secret",
+                "token",
+                "credential",
+                "creds",
+                "key",
+                "passwort",
+                "kennwort",
+                "mot de passe",
+                "mdp",
+                "contraseña",
+                "senha",
+                "wachtwoord",
+                "hasło",
+                "haslo",
+                "пароль",
+                "Пароль",
+                "ПАРОЛЬ",
+                "токен",
+                "Токен",
+                "schlüssel",
+                "clé",
+                "cle",
+                "clave",
+                "chiave",
+                "sleutel",
+                "ключ",
+                "Ключ",
+                "비밀번호",
+                "패스워드",
+                "암호",
+                "토큰",
+                "키",
+                "パスワード",
+                "トークン",
+                "キー",
+                "暗証番号",
+                "密码",
+                "密碼",
+                "口令",
+                "令牌",
+                "密钥",
+                "密鑰",
             ],
             Part::Pair => &[" / "],
-            Part::Login => &["use", "with", "login", "log in", "creds", "credential", "account"],
+            Part::Login => &[
+                "use",
+                "with",
+                "login",
+                "log in",
+                "creds",
+                "credential",
+                "account",
+            ],
         }
     }
 
@@ -215,7 +355,11 @@ pub(super) fn find(text: &str, need: &[bool]) -> Vec<Range<usize>> {
         if bare_key && (lead.ends_with("pub") || lead.ends_with("public")) {
             continue;
         }
-        let strength = if bare_key { Strength::Weak } else { Strength::Named };
+        let strength = if bare_key {
+            Strength::Weak
+        } else {
+            Strength::Named
+        };
         let passphrase = word.to_lowercase().contains("passphrase");
         if let Some(r) = read_value(text, m.end(), strength, passphrase) {
             add(&mut out, r);
@@ -245,10 +389,22 @@ fn add(out: &mut Vec<Range<usize>>, r: Range<usize>) {
 }
 
 fn is_bare_key(word: &str) -> bool {
-    let w = word.trim_start_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
-    ["key", "keys", "schlüssel", "clé", "cle", "clave", "chiave", "sleutel", "ключ"]
-        .iter()
-        .any(|k| w == *k)
+    let w = word
+        .trim_start_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase();
+    [
+        "key",
+        "keys",
+        "schlüssel",
+        "clé",
+        "cle",
+        "clave",
+        "chiave",
+        "sleutel",
+        "ключ",
+    ]
+    .iter()
+    .any(|k| w == *k)
 }
 
 /// Reads the noun phrase, the verb and the value after a secret word
@@ -281,9 +437,7 @@ fn read_value(
             pos += n;
             continue;
         }
-        let token_end = rest
-            .find(char::is_whitespace)
-            .map_or(line_end, |i| pos + i);
+        let token_end = rest.find(char::is_whitespace).map_or(line_end, |i| pos + i);
         let token = &text[pos..token_end];
         let lower = token.to_lowercase();
         let bare = lower.trim_matches(|c: char| !c.is_alphanumeric());
@@ -387,14 +541,19 @@ fn looks_secret(v: &str, strength: Strength, passphrase: bool) -> bool {
     if hex && v.len() < 32 {
         return false;
     }
-    let segments: Vec<&str> = v.split(['-', '_', '.', '/']).filter(|s| !s.is_empty()).collect();
+    let segments: Vec<&str> = v
+        .split(['-', '_', '.', '/'])
+        .filter(|s| !s.is_empty())
+        .collect();
     let mixed_segment = segments.iter().any(|s| mixed(s));
     let uuid = segments.len() == 5 && hex_uuid(v);
     let random = v.len() >= 16 && letters && digit && super::rules::entropy(v) >= 3.5;
     let phrase = passphrase
         && segments.len() >= 3
         && v.len() >= 15
-        && segments.iter().all(|s| s.bytes().all(|b| b.is_ascii_alphanumeric()));
+        && segments
+            .iter()
+            .all(|s| s.bytes().all(|b| b.is_ascii_alphanumeric()));
     match strength {
         Strength::Weak => random && !uuid,
         Strength::Bare => {
@@ -472,21 +631,36 @@ mod tests {
     use super::*;
 
     fn redacted(text: &str) -> Vec<&str> {
-        find(text, &[true; 3]).into_iter().map(|r| &text[r]).collect()
+        find(text, &[true; 3])
+            .into_iter()
+            .map(|r| &text[r])
+            .collect()
     }
 
     #[test]
     fn said_secrets_are_found() {
         for (text, secret) in [
-            ("the staging password is hunter2-Tr0ub4dor&3", "hunter2-Tr0ub4dor&3"),
+            (
+                "the staging password is hunter2-Tr0ub4dor&3",
+                "hunter2-Tr0ub4dor&3",
+            ),
             ("pw: Glacier7858@", "Glacier7858@"),
-            ("passphrase orchid-tango-maple-river", "orchid-tango-maple-river"),
-            ("Twilio auth token is 6f1ed002ab5595859014ebf0951522d9", "6f1ed002ab5595859014ebf0951522d9"),
+            (
+                "passphrase orchid-tango-maple-river",
+                "orchid-tango-maple-river",
+            ),
+            (
+                "Twilio auth token is 6f1ed002ab5595859014ebf0951522d9",
+                "6f1ed002ab5595859014ebf0951522d9",
+            ),
             // The sentence's punctuation stays out of the secret.
             ("the password, if you need it, is Maple1234!", "Maple1234"),
             ("パスワードはRiver28falcon32です", "River28falcon32"),
             ("비밀번호는 s3cr3t-Pa55 입니다", "s3cr3t-Pa55"),
-            ("la clé API est a8F3kLm20QpZx7Vb9TnR4wYc", "a8F3kLm20QpZx7Vb9TnR4wYc"),
+            (
+                "la clé API est a8F3kLm20QpZx7Vb9TnR4wYc",
+                "a8F3kLm20QpZx7Vb9TnR4wYc",
+            ),
         ] {
             assert_eq!(redacted(text), [secret], "{text}");
         }
