@@ -75,17 +75,15 @@ impl Rules {
     /// a long text, the regex rules the set finds and every part of the
     /// scanner.
     pub(super) fn candidates(&self, text: &str) -> [bool; RULE_COUNT] {
-        if text.len() >= SET_FROM {
-            if let Some(set) = SET.as_ref() {
-                let mut need = [true; RULE_COUNT];
-                need[..PATTERNS.len()].fill(false);
-                if set.is_match(text) {
-                    for i in set.matches(text).iter() {
-                        need[i] = true;
-                    }
+        if let Some(set) = SET.as_ref().filter(|_| text.len() >= SET_FROM) {
+            let mut need = [true; RULE_COUNT];
+            need[..PATTERNS.len()].fill(false);
+            if set.is_match(text) {
+                for i in set.matches(text).iter() {
+                    need[i] = true;
                 }
-                return need;
             }
+            return need;
         }
         let Some(ac) = &self.anchors else {
             return [true; RULE_COUNT];

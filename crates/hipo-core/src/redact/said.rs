@@ -48,8 +48,10 @@ fn at_word(text: &str, range: &Range<usize>) -> bool {
     let spaced = |c: char| c.is_alphabetic() && !is_cjk(c);
     let before = text[..range.start].chars().next_back();
     let after = text[range.end..].chars().next();
-    !(word.starts_with(spaced) && before.is_some_and(char::is_alphanumeric))
-        && !(word.ends_with(spaced) && after.is_some_and(|c| c.is_alphanumeric() || c == '_'))
+    let glued_before = word.starts_with(spaced) && before.is_some_and(char::is_alphanumeric);
+    let glued_after =
+        word.ends_with(spaced) && after.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    !glued_before && !glued_after
 }
 
 fn is_cjk(c: char) -> bool {
@@ -339,10 +341,8 @@ pub(super) fn find(text: &str, need: &[bool]) -> Vec<Range<usize>> {
             continue;
         }
         let word = m.as_str();
-        if said_after(word) {
-            if let Some(r) = before(text, m.start()) {
-                add(&mut out, r);
-            }
+        if let Some(r) = said_after(word).then(|| before(text, m.start())).flatten() {
+            add(&mut out, r);
         }
         let bare_key = c.get(1).is_none() && is_bare_key(word);
         // A public key is no secret (`public_key: MIIB…`).
@@ -451,10 +451,11 @@ fn read_value(
             return looks_secret(v, strength, passphrase).then_some(value);
         }
         // No verb yet: a value that is plainly a secret ("passphrase …").
-        if let Some(value) = value_range(text, pos, line_end) {
-            if looks_secret(&text[value.clone()], Strength::Bare, passphrase) {
-                return Some(value);
-            }
+        let value = value_range(text, pos, line_end);
+        if let Some(v) =
+            value.filter(|v| looks_secret(&text[v.clone()], Strength::Bare, passphrase))
+        {
+            return Some(v);
         }
         passphrase |= bare.contains("passphrase");
         words += 1;
