@@ -1,12 +1,13 @@
-//! The secrets corpus through the real binary (issue 11): 190 made-up
-//! secrets in their providers' formats and 153 look-alikes, in raw logs,
+//! The secrets corpora through the real binary (issues 11 and 28): made-up
+//! secrets in their providers' formats (`secrets.tsv`) and said in words
+//! (`nl_secrets.tsv`), and their look-alikes, in raw logs,
 //! a checkpoint (`--stdin`) and an ingested transcript. Everything hipo
 //! writes (nodes, ROOT, its own appends to a raw log, the cache), indexes
 //! and prints (`search --full`, `get`, `recall`) is checked: a secret must
 //! never appear in clear (recall ≥ 98%) and a look-alike must come out as
-//! it went in (false positives ≤ 2%). The corpus is made by
-//! `tests/data/gen_secrets.py`; `src/redact/corpus.rs` runs it through
-//! `redact` alone.
+//! it went in (false positives ≤ 2%), for each corpus. The corpora are
+//! made by `tests/data/gen_secrets.py` and `gen_nl_secrets.py`;
+//! `src/redact/corpus.rs` runs them through `redact` alone.
 
 use crate::common;
 use common::Project;
@@ -24,6 +25,7 @@ const DAYS: [&str; 6] = [
 ];
 
 struct Secret {
+    corpus: &'static str,
     provider: String,
     secret: String,
     line: String,
@@ -45,21 +47,36 @@ fn rows(file: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// The two corpora: provider formats, and secrets said in words.
+const CORPORA: [(&str, &str, &str); 2] = [
+    ("formats", "secrets.tsv", "lookalikes.tsv"),
+    ("words", "nl_secrets.tsv", "nl_lookalikes.tsv"),
+];
+
 fn secrets() -> Vec<Secret> {
-    rows("secrets.tsv")
-        .into_iter()
-        .map(|f| Secret {
-            provider: f[0].clone(),
-            secret: f[2].clone(),
-            line: f[3].clone(),
+    CORPORA
+        .iter()
+        .flat_map(|(corpus, file, _)| {
+            rows(file).into_iter().map(|f| Secret {
+                corpus,
+                provider: f[1].clone(),
+                secret: f[2].clone(),
+                line: f[3].clone(),
+            })
         })
         .collect()
 }
 
-fn lookalikes() -> Vec<String> {
-    rows("lookalikes.tsv")
-        .into_iter()
-        .map(|f| f[1].clone())
+/// `(corpus, line)` of every look-alike.
+fn lookalikes() -> Vec<(&'static str, String)> {
+    CORPORA
+        .iter()
+        .flat_map(|(corpus, _, file)| {
+            rows(file)
+                .into_iter()
+                .filter_map(|f| f.last().cloned())
+                .map(|line| (*corpus, line))
+        })
         .collect()
 }
 
@@ -155,7 +172,7 @@ fn secrets_corpus_recall_and_false_positives_through_the_binary() {
     let all: Vec<&str> = secrets
         .iter()
         .map(|s| s.line.as_str())
-        .chain(looks.iter().map(String::as_str))
+        .chain(looks.iter().map(|l| l.1.as_str()))
         .collect();
     // Raw logs the person wrote: spread over the days, interleaved.
     let per_day = all.len().div_ceil(DAYS.len());
@@ -234,9 +251,9 @@ fn secrets_corpus_recall_and_false_positives_through_the_binary() {
         .find(|(w, _)| w == "search [\"corpus\"]")
         .unwrap()
         .1;
-    let altered: Vec<&String> = looks
+    let altered: Vec<&(&str, String)> = looks
         .iter()
-        .filter(|l| {
+        .filter(|(_, l)| {
             let i = all.iter().position(|a| *a == l.as_str()).unwrap();
             let day = DAYS[i / per_day];
             let daily = p.read(&format!("memory/daily/{day}.md"));
@@ -255,20 +272,24 @@ fn secrets_corpus_recall_and_false_positives_through_the_binary() {
             !intact
         })
         .collect();
-    let recall = 1.0 - leaked.len() as f64 / secrets.len() as f64;
-    let fp = altered.len() as f64 / looks.len() as f64;
-    println!(
-        "secrets corpus through the binary: recall {:.1}% ({} of {} secrets never in clear), false positives {:.1}% ({} of {} look-alikes altered), {} outputs checked",
-        recall * 100.0,
-        secrets.len() - leaked.len(),
-        secrets.len(),
-        fp * 100.0,
-        altered.len(),
-        looks.len(),
-        shown.len()
-    );
-    assert!(recall >= 0.98, "recall {recall}");
-    assert!(fp <= 0.02, "false positives {fp}");
+    for (corpus, _, _) in CORPORA {
+        let n = secrets.iter().filter(|s| s.corpus == corpus).count();
+        let leaks = leaked.iter().filter(|s| s.corpus == corpus).count();
+        let m = looks.iter().filter(|l| l.0 == corpus).count();
+        let alt = altered.iter().filter(|l| l.0 == corpus).count();
+        let recall = 1.0 - leaks as f64 / n as f64;
+        let fp = alt as f64 / m as f64;
+        println!(
+            "secrets corpus ({corpus}) through the binary: recall {:.1}% ({} of {} secrets never in clear), false positives {:.1}% ({alt} of {m} look-alikes altered), {} outputs checked",
+            recall * 100.0,
+            n - leaks,
+            n,
+            fp * 100.0,
+            shown.len()
+        );
+        assert!(recall >= 0.98, "{corpus}: recall {recall}");
+        assert!(fp <= 0.02, "{corpus}: false positives {fp}");
+    }
     // The test can fail: the raw logs the person wrote hold every secret.
     for day in DAYS {
         let raw = p.read(&format!("memory/{day}.md"));

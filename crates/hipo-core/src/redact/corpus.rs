@@ -1,9 +1,11 @@
-//! The secrets corpus (`tests/data/secrets.tsv`, `lookalikes.tsv`) through
-//! [`redact`](super::redact) alone: the quick loop for rule work. The
-//! integration test `tests/secrets.rs` runs the same corpus through every
+//! The secrets corpora (`tests/data/secrets.tsv`, `lookalikes.tsv`: provider
+//! formats; `nl_secrets.tsv`, `nl_lookalikes.tsv`: secrets said in words)
+//! through [`redact`](super::redact) alone: the quick loop for rule work,
+//! figures by half (`cargo test --lib redact::corpus -- --nocapture`). The
+//! integration test `tests/secrets.rs` runs the same corpora through every
 //! place the binary writes or shows text.
 
-use super::{REDACTED, redact};
+use super::{PATTERNS, REDACTED, RULES, redact, said};
 
 const SECRETS: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -13,6 +15,97 @@ const LOOKALIKES: &str = include_str!(concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../tests/data/lookalikes.tsv"
 ));
+const NL_SECRETS: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../tests/data/nl_secrets.tsv"
+));
+const NL_LOOKALIKES: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../tests/data/nl_lookalikes.tsv"
+));
+
+fn rows(text: &'static str) -> impl Iterator<Item = Vec<&'static str>> {
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+        .map(|l| l.split('\t').collect())
+}
+
+/// `(half, secret, line)` and `(half, line)` of the words corpus.
+#[allow(clippy::type_complexity)]
+fn nl() -> (
+    Vec<(&'static str, String, String)>,
+    Vec<(&'static str, String)>,
+) {
+    let secrets = rows(NL_SECRETS)
+        .filter(|f| f.len() == 4)
+        .map(|f| (f[0], unescape(f[2]), unescape(f[3])))
+        .collect();
+    let looks = rows(NL_LOOKALIKES)
+        .filter(|f| f.len() == 3)
+        .map(|f| (f[0], unescape(f[2])))
+        .collect();
+    (secrets, looks)
+}
+
+/// Caught and altered by half: the figures docs/reliability.md gives.
+#[test]
+fn said_in_words_by_half() {
+    let (secrets, looks) = nl();
+    assert!(secrets.len() >= 200 && looks.len() >= 150);
+    for half in ["A", "B"] {
+        let s: Vec<_> = secrets.iter().filter(|r| r.0 == half).collect();
+        let l: Vec<_> = looks.iter().filter(|r| r.0 == half).collect();
+        let leaked: Vec<_> = s
+            .iter()
+            .filter(|r| redact(&r.2).contains(r.1.as_str()))
+            .collect();
+        let altered: Vec<_> = l.iter().filter(|r| redact(&r.1) != r.1.as_str()).collect();
+        for r in &leaked {
+            eprintln!("leaked ({half}): {}", r.2);
+        }
+        for r in &altered {
+            eprintln!("altered ({half}): {}\n     -> {}", r.1, redact(&r.1));
+        }
+        eprintln!(
+            "said in words, half {half}: {} of {} caught, {} of {} look-alikes altered",
+            s.len() - leaked.len(),
+            s.len(),
+            altered.len(),
+            l.len()
+        );
+        assert!(leaked.len() * 100 <= s.len() * 2, "half {half}");
+        assert!(altered.len() * 100 <= l.len() * 2, "half {half}");
+    }
+}
+
+/// The prefilter never drops a rule a text needs: every rule that
+/// matches a corpus line has an anchor in it. A rule whose anchors miss
+/// would silently stop redacting.
+#[test]
+fn prefilter_covers_every_match() {
+    let (nl_secrets, nl_looks) = nl();
+    let lines = secrets()
+        .into_iter()
+        .map(|r| r.2)
+        .chain(lookalikes())
+        .chain(nl_secrets.into_iter().map(|r| r.2))
+        .chain(nl_looks.into_iter().map(|r| r.1))
+        .chain(super::tests::CASES.iter().map(|c| c.0.to_string()));
+    for line in lines {
+        let need = RULES.candidates(&line);
+        for (i, rule) in PATTERNS.iter().enumerate() {
+            let matched = RULES.regex(i).is_some_and(|(re, _)| re.is_match(&line));
+            assert!(!matched || need[i], "rule {} missed on: {line}", rule.0);
+        }
+        for (i, part) in said::PARTS.iter().enumerate() {
+            let matched = part.regex().is_some_and(|re| re.is_match(&line));
+            assert!(
+                !matched || need[PATTERNS.len() + i],
+                "part {i} missed on: {line}"
+            );
+        }
+    }
+}
 
 /// `(provider, secret, line)` rows, `\n` decoded.
 fn secrets() -> Vec<(&'static str, String, String)> {

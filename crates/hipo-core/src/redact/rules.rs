@@ -17,9 +17,74 @@ macro_rules! key {
 }
 
 /// A rule: the pattern, the capture group holding the secret (0 = the
-/// whole match), and a check the secret must pass (for patterns that
-/// would otherwise catch prose).
-pub(super) type Rule = (&'static str, usize, Option<fn(&str) -> bool>);
+/// whole match), a check the secret must pass (for patterns that would
+/// otherwise catch prose), and its anchors: literals, one of which
+/// (ASCII case aside) every text the pattern matches contains. The
+/// anchors of all rules make the prefilter that decides which patterns
+/// a text needs compiled and run (`prefilter_covers_every_match` checks
+/// them on the corpora).
+pub(super) type Rule = (
+    &'static str,
+    usize,
+    Option<fn(&str) -> bool>,
+    &'static [&'static str],
+);
+
+/// The key names of the key/value rules ([`key!`] and the shell
+/// assignment): `api_key`, `password`, `pwd`, `secret`, `token`, …
+const KEY_NAMES: &[&str] = &["key", "pass", "pwd", "secret", "token"];
+
+/// The prefixes of the published formats' alternation below.
+const PUBLISHED: &[&str] = &[
+    "glpat-",
+    "glptt-",
+    "gldt-",
+    "glrt-",
+    "glcbt-",
+    "glsoat-",
+    "glffct-",
+    "glimt-",
+    "gloas-",
+    "glwt-",
+    "glagent-",
+    "GR1348941",
+    "whsec_",
+    "hf_",
+    "api_org_",
+    "npm_",
+    "pypi-AgEIcHlwaS5vcmc",
+    "SG.",
+    "shpat_",
+    "shpca_",
+    "shppa_",
+    "shpss_",
+    "sq0atp-",
+    "sq0csp-",
+    "sq0idp-",
+    "EAAA",
+    "dapi",
+    "glc_",
+    "glsa_",
+    "eyJrIjoi",
+    "PMAK-",
+    "dp.",
+    "ATATT3",
+    "ATCTT3",
+    "-us",
+    "AGE-SECRET-KEY-1",
+    "sntrys_",
+    "sntryu_",
+    "dckr_pat_",
+    "dckr_oat_",
+    "_v1_",
+    "lin_api_",
+    "hvs.",
+    "hvb.",
+    "NRAK-",
+    "pul-",
+    "xapp-",
+    "SK",
+];
 
 pub(super) const PATTERNS: &[Rule] = &[
     // OpenSSH / RSA / EC / DSA / PGP private key blocks, whole.
@@ -27,6 +92,7 @@ pub(super) const PATTERNS: &[Rule] = &[
         r"(?s)-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----.*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----",
         0,
         None,
+        &["PRIVATE KEY"],
     ),
     // Credentials in URLs: scheme://user:password@host, the user possibly
     // empty (`redis://:pw@cache`). The password runs to the last `@` before
@@ -35,12 +101,14 @@ pub(super) const PATTERNS: &[Rule] = &[
         r"(?-u:\b)[a-zA-Z][a-zA-Z0-9+.-]*://[^\s:/@]*:([^\s/?\[]+)@",
         1,
         Some(not_a_placeholder_password),
+        &["://"],
     ),
     // AWS access key ids.
     (
         r"(?-u:\b)((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16})(?-u:\b)",
         1,
         None,
+        &["AKIA", "ASIA", "ABIA", "ACCA", "A3T"],
     ),
     // AWS secret access keys (40 chars after a telling key name, in any
     // spelling: `aws_secret_access_key = …`, `"SecretAccessKey": "…"` as
@@ -49,14 +117,21 @@ pub(super) const PATTERNS: &[Rule] = &[
         r#"(?i)(?:aws_?secret_?access_?key|aws_?secret_?key|secret_?access_?key)["']?\s*[=:]\s*["']?([A-Za-z0-9/+=]{40})(?-u:\b)"#,
         1,
         None,
+        &["secret"],
     ),
     // Azure storage and Service Bus connection strings, and SAS signatures.
     (
         r"(?i)(?-u:\b)(?:AccountKey|SharedAccessKey|SharedSecretValue)\s*=\s*([A-Za-z0-9+/]{20,}={0,2})",
         1,
         None,
+        &["AccountKey", "SharedAccessKey", "SharedSecretValue"],
     ),
-    (r"[?&]sig=([A-Za-z0-9%+/]{20,}(?:=|%3[dD]){0,2})", 1, None),
+    (
+        r"[?&]sig=([A-Za-z0-9%+/]{20,}(?:=|%3[dD]){0,2})",
+        1,
+        None,
+        &["sig="],
+    ),
     // Passwords on command lines: `--password=…` (anything but a
     // variable), `--password …` / `--token …` (if it looks like one),
     // `mysql -pS3cret`, `sshpass -p …`, `redis-cli -a …`, `curl -u user:pass`.
@@ -64,53 +139,67 @@ pub(super) const PATTERNS: &[Rule] = &[
         r#"(?:^|[\s"'])--(?:[a-z0-9]+-)*(?:password|passwd|pass|token|secret|api-?key)=["']?([^\s"'$<{\[(-][^\s"']{2,})"#,
         1,
         Some(not_a_flag),
+        &["--"],
     ),
     (
         r#"(?:^|[\s"'])--(?:[a-z0-9]+-)*(?:password|passwd|pass|token|secret|api-?key)\s+["']?([^\s"'$<{\[(-][^\s"']{3,})"#,
         1,
         Some(looks_like_credential),
+        &["--"],
     ),
     (
         r#"(?-u:\b)(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)(?-u:\b)[^\n|;&]*?\s-p["']?([^\s"'$<{-][^\s"']{2,})"#,
         1,
         None,
+        &["mysql", "mariadb"],
     ),
     (
         r#"(?-u:\b)(?:sshpass\s+-p|redis-cli(?-u:\b)[^\n|;&]*?\s-a)\s*["']?([^\s"'$<{-][^\s"']{2,})"#,
         1,
         None,
+        &["sshpass", "redis-cli"],
     ),
     (
         r#"(?:^|\s)(?:-u|--user)[ =]?["']?[^\s:"'@/$]+:([^\s"'@$<{][^\s"'@]{2,})"#,
         1,
         Some(not_a_number),
+        &["-u"],
     ),
     // Stripe live/test secret and restricted keys.
     (
         r"(?-u:\b)((?:sk|rk)_(?:live|test)_[0-9a-zA-Z]{10,})",
         1,
         None,
+        &["sk_live_", "sk_test_", "rk_live_", "rk_test_"],
     ),
     // Slack tokens: `xox?-` (xoxa, xoxb, xoxe, xoxp, …).
-    (r"(?-u:\b)(xox[A-Za-z]-[0-9A-Za-z-]{10,})", 1, None),
+    (
+        r"(?-u:\b)(xox[A-Za-z]-[0-9A-Za-z-]{10,})",
+        1,
+        None,
+        &["xox"],
+    ),
     // Slack and Discord webhook URLs: the last path segment is the secret.
     (
         r"(?-u:\b)hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9]+/[A-Za-z0-9]+/([A-Za-z0-9]{16,})",
         1,
         None,
+        &["hooks.slack.com"],
     ),
     (
         r"(?-u:\b)discord(?:app)?\.com/api/webhooks/[0-9]+/([A-Za-z0-9_-]{20,})",
         1,
         None,
+        &["/api/webhooks/"],
     ),
     // Google API keys.
-    (r"(?-u:\b)(AIza[0-9A-Za-z_-]{35})", 1, None),
+    (r"(?-u:\b)(AIza[0-9A-Za-z_-]{35})", 1, None, &["AIza"]),
     // Firebase Cloud Messaging server keys.
     (
         r"(?-u:\b)(AAAA[A-Za-z0-9_-]{7}:[A-Za-z0-9_-]{140})",
         1,
         None,
+        &["AAAA"],
     ),
     // Tokens with a published prefix (the gitleaks rules): GitLab,
     // Stripe webhook secrets, Hugging Face, npm, PyPI, SendGrid, Shopify,
@@ -150,39 +239,58 @@ pub(super) const PATTERNS: &[Rule] = &[
         ),
         1,
         None,
+        PUBLISHED,
     ),
     // Azure AD (Entra) client secrets: three characters, a digit, `Q~`,
     // 31 to 34 more. Redacted from the digit on: matching the three
     // leading characters too kept a counter alive inside every word, and
     // with the entropy rule's names that doubled the prefilter set's time
     // on clean text.
-    (r"([0-9]Q~[A-Za-z0-9_~.-]{31,34})", 1, None),
+    (r"([0-9]Q~[A-Za-z0-9_~.-]{31,34})", 1, None, &["Q~"]),
     // Telegram bot tokens: the bot's id, a colon, 35 characters.
-    (r"(?-u:\b)([0-9]{5,16}:A[A-Za-z0-9_-]{34})(?-u:\b)", 1, None),
+    (
+        r"(?-u:\b)([0-9]{5,16}:A[A-Za-z0-9_-]{34})(?-u:\b)",
+        1,
+        None,
+        &[":A"],
+    ),
+    // Discord bot tokens: the bot's id in base64 (an id's leading digit
+    // encodes as `M`, `N` or `O`, the next as `D`, `T`, `j` or `z`), a dot,
+    // six characters of timestamp, a dot, 27 to 38 of signature.
+    (
+        r"(?-u:\b)([MNO][DTjz][A-Za-z0-9_-]{21,26}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})(?-u:\b)",
+        1,
+        None,
+        &["MD", "MT", "Mj", "Mz", "ND", "NT", "Nj", "Nz", "OD", "OT"],
+    ),
     // Atlassian API tokens of the older 24-character kind, next to a
     // telling name.
     (
         r#"(?i)(?:atlassian|confluence|jira)[a-z0-9_.-]{0,20}["']?\s*[:=]\s*["']?([a-z0-9]{24})(?-u:\b)"#,
         1,
         None,
+        &["atlassian", "confluence", "jira"],
     ),
     // A Sentry DSN: its key is the user part of the URL.
     (
         r"(?i)(?-u:\b)https?://([a-f0-9]{32})(?::[a-f0-9]{32})?@",
         1,
         None,
+        &["://"],
     ),
     // JSON Web Tokens.
     (
         r"(?-u:\b)(eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,})",
         1,
         None,
+        &["eyJ"],
     ),
     // GitHub tokens (classic, OAuth, server, user, refresh, fine-grained).
     (
         r"(?-u:\b)((?:ghp|gho|ghs|ghu|ghr)_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})",
         1,
         None,
+        &["ghp_", "gho_", "ghs_", "ghu_", "ghr_", "github_pat_"],
     ),
     // OpenAI / Anthropic style keys (long enough not to be `sk-learn`).
     // A path like `docs/sk-learn-pipeline-notes.md` is words, not a key.
@@ -190,14 +298,21 @@ pub(super) const PATTERNS: &[Rule] = &[
         r"(?-u:\b)(sk-(?:ant-|proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,})",
         1,
         Some(looks_like_credential),
+        &["sk-"],
     ),
     // Bearer tokens in headers.
-    (r"(?i)(?-u:\b)bearer\s+([A-Za-z0-9._~+/-]{16,}=*)", 1, None),
+    (
+        r"(?i)(?-u:\b)bearer\s+([A-Za-z0-9._~+/-]{16,}=*)",
+        1,
+        None,
+        &["bearer"],
+    ),
     // Basic credentials in headers (base64 of user:password).
     (
         r"(?i)(?-u:\b)authorization\s*:\s*basic\s+([A-Za-z0-9+/]{8,}={0,2})",
         1,
         Some(looks_like_credential),
+        &["authorization"],
     ),
     // key = "quoted value" / "key": "value" for secret-ish key names.
     (
@@ -208,6 +323,7 @@ pub(super) const PATTERNS: &[Rule] = &[
         ),
         1,
         None,
+        KEY_NAMES,
     ),
     (
         concat!(
@@ -217,6 +333,7 @@ pub(super) const PATTERNS: &[Rule] = &[
         ),
         1,
         None,
+        KEY_NAMES,
     ),
     // A shell or .env assignment to an all-capitals secret variable
     // (`DB_PASS=sunshine`, `export PGPASSWORD=…`): whatever is assigned is
@@ -226,6 +343,7 @@ pub(super) const PATTERNS: &[Rule] = &[
         r#"(?-u:\b)[A-Z0-9_]*(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN|API_?KEY|PRIVATE_?KEY|SECRET_?KEY)=([^\s"'$<{\[/~.(:=][^\s"',;]{3,})"#,
         1,
         Some(not_a_flag),
+        KEY_NAMES,
     ),
     // key=value unquoted: the value must look like a credential (6+ chars,
     // not a path, variable or placeholder, not a plain word).
@@ -233,6 +351,7 @@ pub(super) const PATTERNS: &[Rule] = &[
         concat!(key!(), r#"\s*[:=]\s*([^\s"',;\[/~.$<{(:=][^\s"',;]{5,})"#),
         1,
         Some(credential_not_code),
+        KEY_NAMES,
     ),
     // The entropy check: a random-looking value given to a name that ends
     // in a secret-ish word (`SECRET_KEY_BASE=…`, `session_signing_key: …`,
@@ -251,6 +370,17 @@ pub(super) const PATTERNS: &[Rule] = &[
         ),
         1,
         Some(high_entropy),
+        &[
+            "key",
+            "secret",
+            "token",
+            "passw",
+            "credential",
+            "auth",
+            "signature",
+            "salt",
+            "seed",
+        ],
     ),
 ];
 
@@ -306,7 +436,7 @@ fn credential_not_code(value: &str) -> bool {
     static CODE: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(concat!(
             r"^(?:[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)*(?:[\[(<]|::)",
-            r"|process\.env\.|os\.environ|ENV\[",
+            r"|process\.env\.|os\.environ|ENV\[|\S*://",
             // A dotted path without digits: `settings.API_KEY`.
             r"|[A-Za-z_$][A-Za-z_$]*(?:\.[A-Za-z_$][A-Za-z_$]*)+$)"
         ))

@@ -1,0 +1,686 @@
+//! Secrets said in words (issue 28): "the staging password is
+//! hunter2-Tr0ub4dor&3", "pw: …", "my AWS secret key is …", "API secret
+//! for billing is <40 hex>", "비밀번호는 … 입니다", "admin / P@ssw0rd!".
+//!
+//! A regex finds a secret word (password, passphrase, pw, secret, token,
+//! key, credentials, and their German, French, Spanish, Portuguese,
+//! Italian, Dutch, Polish, Russian, Korean, Japanese and Chinese names);
+//! then a small scanner reads the few words after it the way a person
+//! reads them: up to seven words of the noun phrase ("for the staging
+//! box"), a verb or sign that gives the value ("is", "=", ":", "->",
+//! "set to", "ist", "est", "é", "は", "是", …), then the value. The value
+//! is a secret only if it looks like one (see [`looks_secret`]): prose
+//! about secrets ("the password is too short", "the token count is 4096",
+//! "the key commit is 3f78…") stays as it is. A word of the noun phrase
+//! that names something else than the secret itself (`hash`, `commit`,
+//! `id`, `length`, `file`, `endpoint`, …) ends the reading.
+//!
+//! Without a verb ("passphrase orchid-tango-maple", "twilio auth token
+//! 3f…") the value must look strongly like a secret.
+
+use regex::Regex;
+use std::ops::Range;
+use std::sync::LazyLock;
+
+/// The secret words. Group 1, when present, qualifies a bare `key`
+/// (`api key`, `secret key`): a bare one ("the cache key is …") asks for
+/// more of its value (see [`Strength::Weak`]). Word boundaries are
+/// checked in code ([`at_word`]): a Unicode boundary class in the pattern
+/// made the search ten times slower.
+const KEYWORD: &str = concat!(
+    r"(?i:passwort|kennwort|mot de passe|mdp|contraseña|senha|wachtwoord|hasło|haslo|пароль|токен)",
+    r"|(?i-u:passw(?:or)?ds?|passphrases?|passcodes?|pwd|pw|pass|secrets?|tokens?|credentials?|creds)",
+    r"|((?i-u:api|secret|access|private|signing|encryption|auth|master|app|client|license|ssh|gpg|deploy|account)[ _-]?)?",
+    r"(?:(?i-u:keys?|cle)|(?i:schlüssel|clé|clave|chiave|sleutel|ключ))",
+    r"|비밀번호|패스워드|암호|토큰|パスワード|トークン|暗証番号|密码|密碼|口令|令牌|密钥|密鑰",
+    r"|(?:API|api)\s?(?:키|キー)"
+);
+
+/// Bare "key" words of CJK text (`키`, `キー`) are left out of
+/// [`KEYWORD`] unless qualified: alone they are syllables of other words.
+static KEYWORD_RE: LazyLock<Option<Regex>> = LazyLock::new(|| Regex::new(KEYWORD).ok());
+
+/// True if `word` at `range` of `text` stands alone: a word in a
+/// script with spaces is not the inside of a longer word (`bypass`,
+/// `tokens_used`); an identifier ending in it counts (`AWS_SECRET`).
+fn at_word(text: &str, range: &Range<usize>) -> bool {
+    let word = &text[range.clone()];
+    let spaced = |c: char| c.is_alphabetic() && !is_cjk(c);
+    let before = text[..range.start].chars().next_back();
+    let after = text[range.end..].chars().next();
+    let glued_before = word.starts_with(spaced) && before.is_some_and(char::is_alphanumeric);
+    let glued_after =
+        word.ends_with(spaced) && after.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    !glued_before && !glued_after
+}
+
+fn is_cjk(c: char) -> bool {
+    matches!(c, '\u{1100}'..='\u{11FF}' | '\u{3040}'..='\u{30FF}' | '\u{3400}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7AF}')
+}
+
+/// How much a value must look like a secret to be one.
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Strength {
+    /// A password, token or secret named and given with a verb.
+    Named,
+    /// A bare "key" ("the cache key is …"): long and random only.
+    Weak,
+    /// No verb between the word and the value: random or symbol-mixed only.
+    Bare,
+}
+
+/// Words that, in the noun phrase after the secret word, say the value
+/// is not the secret itself but something about it.
+const NOT_THE_SECRET: &[&str] = &[
+    "hash",
+    "hashes",
+    "hashed",
+    "hashing",
+    "digest",
+    "checksum",
+    "sha",
+    "commit",
+    "commits",
+    "id",
+    "ids",
+    "uuid",
+    "version",
+    "versions",
+    "fingerprint",
+    "name",
+    "names",
+    "path",
+    "file",
+    "files",
+    "length",
+    "size",
+    "format",
+    "type",
+    "types",
+    "prefix",
+    "endpoint",
+    "url",
+    "uri",
+    "ttl",
+    "expiry",
+    "expires",
+    "expiration",
+    "policy",
+    "rotation",
+    "count",
+    "limit",
+    "limits",
+    "budget",
+    "model",
+    "manager",
+    "algorithm",
+    "header",
+    "field",
+    "column",
+    "request",
+    "requests",
+    "server",
+    "host",
+    "port",
+    "reset",
+    "hint",
+    "label",
+    "scope",
+    "scopes",
+    "change",
+    "changed",
+    "fix",
+    "fixed",
+    "issue",
+    "ticket",
+    "pr",
+    "branch",
+    "usage",
+    "cost",
+    "price",
+    "rate",
+    "store",
+    "storage",
+    "location",
+    "dir",
+    "directory",
+    "folder",
+    "env",
+    "variable",
+    "var",
+    "setting",
+];
+
+/// Adverbs between the verb and the value ("is still …", "is now …").
+const FILLERS: &[&str] = &[
+    "now",
+    "still",
+    "literally",
+    "just",
+    "currently",
+    "actually",
+    "probably",
+    "simply",
+    "also",
+    "set",
+    "changed",
+    "reset",
+    "updated",
+    "jetzt",
+    "noch",
+    "maintenant",
+    "ahora",
+    "agora",
+];
+
+/// Verbs and signs that give the value. Words need a word boundary; the
+/// CJK particles attach to the noun.
+const VERBS: &[&str] = &[
+    "is", "was", "are", "were", "to", "as", "ist", "war", "est", "était", "es", "era", "é", "è",
+    "är", "er", "это",
+];
+const SIGNS: &[&str] = &[
+    "->", "=>", "=", ":", "：", "—", "–", "'s", "’s", "는", "은", "は", "是", "为", "為",
+];
+
+/// A login and its password: `admin / P@ssw0rd!`. The password must look
+/// strongly like one (symbols mixed with letters and digits), so
+/// `read / write` and `and / or` are not pairs.
+static PAIR_RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(r#"(?:^|[\s(:])[A-Za-z][A-Za-z0-9_.@-]{1,31} / ([\x21-\x7E&&[^"'`]]{6,})"#).ok()
+});
+
+/// `user:password` after a word that says a login follows ("use
+/// deploy:Maple1234! to log in", "creds admin:…"); elsewhere a colon
+/// between two words is too common (`std::io`, `12:30`, `key:value`).
+static LOGIN_RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"(?i:use|with|login|log in as|creds|credentials|user|username|account)\s*:?\s+",
+        r#"[A-Za-z][A-Za-z0-9_.@-]{1,31}[:/]([\x21-\x7E&&[^"'`]]{6,})"#
+    ))
+    .ok()
+});
+
+/// The value first: "`X` is the password for staging", "set it to X,
+/// that's the kibana password", "the new one is X (password for …)".
+/// Matched on the line before a secret word, so it runs once a word.
+static BEFORE_RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r#"(?:^|[\s"'`])([\x21-\x7E&&[^"'`]]{6,}?)["'`]?(?:\s+|\s*[,(]\s*)"#,
+        r"(?:(?i:is|was|that's|that is|it's|as)\s+)?(?:(?i:the|my|our|your|their)\s+)?",
+        r"(?:[\w-]+\s+){0,2}?$"
+    ))
+    .ok()
+});
+
+/// The secret words a value may come before.
+fn said_after(word: &str) -> bool {
+    let w = word.to_ascii_lowercase();
+    [
+        "password",
+        "passwords",
+        "passphrase",
+        "pw",
+        "passcode",
+        "secret",
+        "token",
+    ]
+    .contains(&w.as_str())
+        || w.starts_with("api") && w.ends_with("key")
+}
+
+/// The scanner's parts, each run only when the prefilter finds one of
+/// its anchors.
+#[derive(Clone, Copy)]
+pub(super) enum Part {
+    Keyword,
+    Pair,
+    Login,
+}
+
+pub(super) const PARTS: [Part; 3] = [Part::Keyword, Part::Pair, Part::Login];
+
+impl Part {
+    /// Literals one of which (ASCII case aside) every match contains.
+    pub(super) fn anchors(self) -> &'static [&'static str] {
+        match self {
+            Part::Keyword => &[
+                "pass",
+                "pw",
+                "secret",
+                "token",
+                "credential",
+                "creds",
+                "key",
+                "passwort",
+                "kennwort",
+                "mot de passe",
+                "mdp",
+                "contraseña",
+                "senha",
+                "wachtwoord",
+                "hasło",
+                "haslo",
+                "пароль",
+                "Пароль",
+                "ПАРОЛЬ",
+                "токен",
+                "Токен",
+                "schlüssel",
+                "clé",
+                "cle",
+                "clave",
+                "chiave",
+                "sleutel",
+                "ключ",
+                "Ключ",
+                "비밀번호",
+                "패스워드",
+                "암호",
+                "토큰",
+                "키",
+                "パスワード",
+                "トークン",
+                "キー",
+                "暗証番号",
+                "密码",
+                "密碼",
+                "口令",
+                "令牌",
+                "密钥",
+                "密鑰",
+            ],
+            Part::Pair => &[" / "],
+            Part::Login => &[
+                "use",
+                "with",
+                "login",
+                "log in",
+                "creds",
+                "credential",
+                "account",
+            ],
+        }
+    }
+
+    pub(super) fn regex(self) -> Option<&'static Regex> {
+        match self {
+            Part::Keyword => KEYWORD_RE.as_ref(),
+            Part::Pair => PAIR_RE.as_ref(),
+            Part::Login => LOGIN_RE.as_ref(),
+        }
+    }
+}
+
+/// Every range of `text` that holds a secret said in words; `need[i]`
+/// says whether [`PARTS`]`[i]` can match.
+pub(super) fn find(text: &str, need: &[bool]) -> Vec<Range<usize>> {
+    let mut out: Vec<Range<usize>> = Vec::new();
+    let wanted = |p: &Part| need.get(*p as usize).copied().unwrap_or(true);
+    for part in PARTS[1..].iter().filter(|p| wanted(p)) {
+        let Some(re) = part.regex() else { continue };
+        for c in re.captures_iter(text) {
+            let Some(g) = c.get(1) else { continue };
+            let Some(r) = value_range(text, g.start(), g.end()) else {
+                continue;
+            };
+            if looks_secret(&text[r.clone()], Strength::Bare, false) {
+                add(&mut out, r);
+            }
+        }
+    }
+    if !wanted(&Part::Keyword) {
+        return out;
+    }
+    let Some(re) = Part::Keyword.regex() else {
+        return out;
+    };
+    for c in re.captures_iter(text) {
+        let Some(m) = c.get(0) else { continue };
+        if !at_word(text, &m.range()) {
+            continue;
+        }
+        let word = m.as_str();
+        if let Some(r) = said_after(word).then(|| before(text, m.start())).flatten() {
+            add(&mut out, r);
+        }
+        let bare_key = c.get(1).is_none() && is_bare_key(word);
+        // A public key is no secret (`public_key: MIIB…`).
+        let mut from = m.start().saturating_sub(12);
+        while !text.is_char_boundary(from) {
+            from += 1;
+        }
+        let lead = text[from..m.start()].to_ascii_lowercase();
+        let lead = lead.trim_end_matches([' ', '_', '-', '.']);
+        if bare_key && (lead.ends_with("pub") || lead.ends_with("public")) {
+            continue;
+        }
+        let strength = if bare_key {
+            Strength::Weak
+        } else {
+            Strength::Named
+        };
+        let passphrase = word.to_lowercase().contains("passphrase");
+        if let Some(r) = read_value(text, m.end(), strength, passphrase) {
+            add(&mut out, r);
+        }
+    }
+    out
+}
+
+/// A value said before the secret word that starts at `at`.
+fn before(text: &str, at: usize) -> Option<Range<usize>> {
+    let line = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let mut from = at.saturating_sub(120).max(line);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let c = BEFORE_RE.as_ref()?.captures(&text[from..at])?;
+    let g = c.get(1)?;
+    let r = value_range(text, from + g.start(), from + g.end())?;
+    looks_secret(&text[r.clone()], Strength::Bare, false).then_some(r)
+}
+
+/// Adds a range unless it overlaps one already found.
+fn add(out: &mut Vec<Range<usize>>, r: Range<usize>) {
+    if !out.iter().any(|o| o.start < r.end && r.start < o.end) {
+        out.push(r);
+    }
+}
+
+fn is_bare_key(word: &str) -> bool {
+    let w = word
+        .trim_start_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase();
+    [
+        "key",
+        "keys",
+        "schlüssel",
+        "clé",
+        "cle",
+        "clave",
+        "chiave",
+        "sleutel",
+        "ключ",
+    ]
+    .iter()
+    .any(|k| w == *k)
+}
+
+/// Reads the noun phrase, the verb and the value after a secret word
+/// ending at `at`; the value's range if it is a secret.
+fn read_value(
+    text: &str,
+    at: usize,
+    strength: Strength,
+    mut passphrase: bool,
+) -> Option<Range<usize>> {
+    // A word glued to what follows is part of something else:
+    // `user:password@host`, `<password>`, `password.len()`, `/token/`.
+    if text[at..].starts_with(|c: char| {
+        c.is_ascii_punctuation() && !matches!(c, ':' | '=' | '-' | '\'' | '(' | ',' | '"')
+    }) {
+        return None;
+    }
+    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let mut pos = at;
+    let mut words = 0;
+    let mut verb = false;
+    loop {
+        pos = skip_space(text, pos, line_end);
+        if pos >= line_end {
+            return None;
+        }
+        let rest = &text[pos..line_end];
+        if let Some(n) = sign_or_verb(rest) {
+            verb = true;
+            pos += n;
+            continue;
+        }
+        let token_end = rest.find(char::is_whitespace).map_or(line_end, |i| pos + i);
+        let token = &text[pos..token_end];
+        let lower = token.to_lowercase();
+        let bare = lower.trim_matches(|c: char| !c.is_alphanumeric());
+        if verb && FILLERS.contains(&bare) {
+            pos = token_end;
+            continue;
+        }
+        if verb {
+            let value = value_range(text, pos, line_end)?;
+            let v = &text[value.clone()];
+            return looks_secret(v, strength, passphrase).then_some(value);
+        }
+        // No verb yet: a value that is plainly a secret ("passphrase …").
+        let value = value_range(text, pos, line_end);
+        if let Some(v) =
+            value.filter(|v| looks_secret(&text[v.clone()], Strength::Bare, passphrase))
+        {
+            return Some(v);
+        }
+        passphrase |= bare.contains("passphrase");
+        words += 1;
+        if words > 7 || NOT_THE_SECRET.contains(&bare) || ends_clause(token) {
+            return None;
+        }
+        // A word glued to its sign: "(staging):", "Passwort:".
+        if token.ends_with([':', '=', '：']) {
+            verb = true;
+        }
+        pos = token_end;
+    }
+}
+
+fn skip_space(text: &str, mut pos: usize, end: usize) -> usize {
+    while let Some(c) = text[pos..end].chars().next() {
+        if !c.is_whitespace() && !matches!(c, ',' | '(' | ')') {
+            break;
+        }
+        pos += c.len_utf8();
+    }
+    pos
+}
+
+/// The length of a verb or sign at the start of `rest`, if any.
+fn sign_or_verb(rest: &str) -> Option<usize> {
+    for s in SIGNS {
+        if rest.starts_with(s) {
+            return Some(s.len());
+        }
+    }
+    let word_end = rest
+        .find(|c: char| !c.is_alphabetic())
+        .unwrap_or(rest.len());
+    let word = rest[..word_end].to_lowercase();
+    VERBS.contains(&word.as_str()).then_some(word_end)
+}
+
+fn ends_clause(token: &str) -> bool {
+    token.ends_with(['.', ';', '!', '?', '。', '！', '？'])
+}
+
+/// The value starting at `pos`: printable ASCII up to a space, a quote or
+/// other text (`パスワードはX です`), without an opening quote or the
+/// sentence's punctuation at its end.
+fn value_range(text: &str, pos: usize, end: usize) -> Option<Range<usize>> {
+    let rest = &text[pos..end];
+    let open = rest
+        .find(|c: char| !matches!(c, '"' | '\'' | '`' | '“' | '‘' | '«' | '„'))
+        .unwrap_or(rest.len());
+    let start = pos + open;
+    let len = text[start..end]
+        .find(|c: char| !c.is_ascii_graphic() || matches!(c, '"' | '`'))
+        .unwrap_or(end - start);
+    let mut stop = start + len;
+    while stop > start && text[..stop].ends_with(['.', ',', ';', ':', '!', '?', ')', ']', '\'']) {
+        stop -= 1;
+    }
+    (stop > start).then_some(start..stop)
+}
+
+/// True if a value said after a secret word is a secret: long enough,
+/// of mixed kinds of characters, and none of the things such words are
+/// also followed by (paths, URLs, addresses, versions, dates, numbers,
+/// hashes shorter than a token, identifiers of code, placeholders, key
+/// bindings).
+fn looks_secret(v: &str, strength: Strength, passphrase: bool) -> bool {
+    if v.len() < 6 || not_a_value(v) {
+        return false;
+    }
+    let lower = v.bytes().any(|b| b.is_ascii_lowercase());
+    let upper = v.bytes().any(|b| b.is_ascii_uppercase());
+    let digit = v.bytes().any(|b| b.is_ascii_digit());
+    let symbol = v
+        .bytes()
+        .any(|b| b.is_ascii_punctuation() && !matches!(b, b'-' | b'_' | b'.' | b'/'));
+    let letters = lower || upper;
+    // A capital after a small letter (`iPxK`), not a capitalised word.
+    let camel = v
+        .as_bytes()
+        .windows(2)
+        .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
+    let hex = v.bytes().all(|b| b.is_ascii_hexdigit());
+    if hex && v.len() < 32 {
+        return false;
+    }
+    let segments: Vec<&str> = v
+        .split(['-', '_', '.', '/'])
+        .filter(|s| !s.is_empty())
+        .collect();
+    let mixed_segment = segments.iter().any(|s| mixed(s));
+    let uuid = segments.len() == 5 && hex_uuid(v);
+    let random = v.len() >= 16 && letters && digit && super::rules::entropy(v) >= 3.5;
+    let phrase = passphrase
+        && segments.len() >= 3
+        && v.len() >= 15
+        && segments
+            .iter()
+            .all(|s| s.bytes().all(|b| b.is_ascii_alphanumeric()));
+    match strength {
+        Strength::Weak => random && !uuid,
+        Strength::Bare => {
+            phrase
+                || (random && !uuid)
+                || (symbol && letters && (digit || camel) && v.len() >= 8)
+                || (mixed_segment && letters && digit && v.len() >= 10)
+        }
+        Strength::Named => {
+            phrase
+                || random
+                || (symbol && letters && (digit || camel))
+                || (mixed_segment && letters && digit && v.len() >= 8)
+        }
+    }
+}
+
+/// A segment mixes letters and digits, or has a capital after a small
+/// letter (`Tr0ub4dor`, `river28`, `iPxK`), where a word or a number
+/// does not (`Falcon`, `4096`, `RSA`).
+fn mixed(s: &str) -> bool {
+    let letter = s.bytes().any(|b| b.is_ascii_alphabetic());
+    let digit = s.bytes().any(|b| b.is_ascii_digit());
+    let camel = s
+        .as_bytes()
+        .windows(2)
+        .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
+    (letter && digit) || camel
+}
+
+fn hex_uuid(v: &str) -> bool {
+    let lens: Vec<usize> = v.split('-').map(str::len).collect();
+    lens == [8, 4, 4, 4, 12] && v.bytes().all(|b| b == b'-' || b.is_ascii_hexdigit())
+}
+
+/// Things a secret word is often followed by that are not secrets.
+fn not_a_value(v: &str) -> bool {
+    static NOT: LazyLock<Option<Regex>> = LazyLock::new(|| {
+        Regex::new(concat!(
+            // Placeholders and variables: <your-token>, ${X}, {{ x }}, $X, %X%.
+            r"^(?:[<\[{(]|\$[{(]|\$[A-Za-z_][A-Za-z0-9_]*$|%\w+%$|YOUR_|your[-_]|REDACTED|CHANGEME|TODO)",
+            // Words and numbers joined by colons: cache keys, scopes.
+            r"|^[a-z]+(?::[a-z0-9]+)+$",
+            // URLs, e-mail addresses, file names.
+            r"|://|^//|^[^@\s]+@[^@\s]+\.[A-Za-z]{2,}$|^[\w-]+\.(?:[a-z]{2,5})$",
+            // Versions, dates, times, addresses, numbers with a unit.
+            r"|^v?\d+(?:\.\d+)+|\d+\.\d+\.\d+|^\d{4}-\d{2}-\d{2}|^\d{1,2}:\d{2}",
+            r"|^\d{1,3}(?:\.\d{1,3}){3}|^\d+(?:[kKmMgG]|ms|s|h|d)?$",
+            // Code: calls, paths of members, types, key bindings.
+            r"|[()]|::|[A-Za-z]<[A-Za-z]|^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+$",
+            r"|^(?i:ctrl|cmd|alt|shift|meta|super|option)\+"
+        ))
+        .ok()
+    });
+    super::placeholder(v) || path(v) || NOT.as_ref().is_some_and(|re| re.is_match(v))
+}
+
+/// A path: slashes between names a person types (`~/.ssh/id_ed25519`,
+/// `C:\Users\ops`, `secrets/prod.env`), where a key in base64 that holds
+/// a slash has a capital after a small letter in its parts.
+fn path(v: &str) -> bool {
+    v.contains(['/', '\\'])
+        && v.split(['/', '\\']).all(|s| {
+            s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-' | b'~' | b':'))
+                && !s
+                    .as_bytes()
+                    .windows(2)
+                    .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn redacted(text: &str) -> Vec<&str> {
+        find(text, &[true; 3])
+            .into_iter()
+            .map(|r| &text[r])
+            .collect()
+    }
+
+    #[test]
+    fn said_secrets_are_found() {
+        for (text, secret) in [
+            (
+                "the staging password is hunter2-Tr0ub4dor&3",
+                "hunter2-Tr0ub4dor&3",
+            ),
+            ("pw: Glacier7858@", "Glacier7858@"),
+            (
+                "passphrase orchid-tango-maple-river",
+                "orchid-tango-maple-river",
+            ),
+            (
+                "Twilio auth token is 6f1ed002ab5595859014ebf0951522d9",
+                "6f1ed002ab5595859014ebf0951522d9",
+            ),
+            // The sentence's punctuation stays out of the secret.
+            ("the password, if you need it, is Maple1234!", "Maple1234"),
+            ("パスワードはRiver28falcon32です", "River28falcon32"),
+            ("비밀번호는 s3cr3t-Pa55 입니다", "s3cr3t-Pa55"),
+            (
+                "la clé API est a8F3kLm20QpZx7Vb9TnR4wYc",
+                "a8F3kLm20QpZx7Vb9TnR4wYc",
+            ),
+        ] {
+            assert_eq!(redacted(text), [secret], "{text}");
+        }
+    }
+
+    #[test]
+    fn prose_about_secrets_is_kept() {
+        for text in [
+            "the password is too short",
+            "the token count is 4096",
+            "the key commit is 3f786850e387550fdab836ed7e6dc881de23001b",
+            "the idempotency key is 123e4567-e89b-12d3-a456-426614174000",
+            "the key is ~/.ssh/id_ed25519",
+            "the token is <your-token>",
+            "the password manager is 1Password",
+            "the secret manager is v1.14.2",
+            "비밀번호는 12자 이상이어야 합니다",
+        ] {
+            assert!(redacted(text).is_empty(), "{text}");
+        }
+    }
+}
