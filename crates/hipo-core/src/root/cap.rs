@@ -2,6 +2,7 @@
 //! compressed first, old project and reference topics moved or dropped,
 //! then every generated section trimmed, Active Context last.
 
+use super::notes::standing_kind;
 use super::{AUTO, RootInput, SECTIONS, TopicLine};
 use crate::markdown::{EntryType, estimate_tokens};
 use std::collections::BTreeMap;
@@ -140,9 +141,12 @@ pub(super) fn drop_old_topics(
 
 /// Still over (a day of ten thousand entries, years of history): the cap
 /// holds whatever the input. Historical Summary loses its oldest lines,
-/// Recent Patterns its last, then user and feedback topics go (feedback
-/// first, oldest first, counted as omitted), and Active Context is cut
-/// last. Hand-written sections are the person's own text and never cut.
+/// Recent Patterns its last; any project or reference topic left goes;
+/// then the standing rules and facts are shortened (oldest first: to their
+/// rule or first line, then to their slug), Active Context is cut, and
+/// only then standing topics go (facts before rules, oldest first, counted
+/// as omitted): a standing item is never dropped while a project line
+/// stays. Hand-written sections are the person's own text and never cut.
 pub(super) fn trim_to_cap(
     root: &mut Parts,
     frame: &Frame,
@@ -164,35 +168,111 @@ pub(super) fn trim_to_cap(
         });
         root.patterns = fit_section(&root.patterns, left, false);
     }
-    let mut size = root.tokens(frame);
-    if root.over(size, budget) {
-        let topics = &root.topics;
-        let mut order: Vec<usize> = (0..topics.len()).collect();
-        order.sort_by_key(|&i| {
-            (
-                topics[i].topic.kind == EntryType::User,
-                std::cmp::Reverse(topics[i].age),
-            )
-        });
-        let mut drop = vec![false; topics.len()];
-        for i in order {
-            if !root.over(size, budget) {
-                break;
-            }
-            drop[i] = true;
-            size -= estimate_tokens(&root.topics[i].text).saturating_sub(1);
-            root.omitted += 1;
-        }
-        let mut flags = drop.into_iter();
-        root.topics.retain(|_| !flags.next().unwrap_or(false));
-    }
-    if kept[0].is_none() {
+    let mut size = Size::of(&root.render(frame));
+    drop_topics(root, &mut size, budget, |t| !standing_kind(t.topic.kind));
+    shorten_standing(root, &mut size, budget);
+    if kept[0].is_none() && root.over(size.tokens(), budget) {
         let left = room(&Parts {
             active: String::new(),
             ..root.clone()
         });
         root.active = fit_section(&root.active, left, false);
+        size = Size::of(&root.render(frame));
     }
+    drop_topics(root, &mut size, budget, |_| true);
+}
+
+/// A text's size as [`estimate_tokens`] counts it, kept exactly while
+/// lines are taken out or replaced (over thousands of lines, a per-line
+/// estimate would drift by a token a line).
+#[derive(Clone, Copy)]
+struct Size {
+    ascii: usize,
+    other: usize,
+}
+
+impl Size {
+    fn of(text: &str) -> Size {
+        let ascii = text.bytes().filter(u8::is_ascii).count();
+        Size {
+            ascii,
+            other: text.chars().count() - ascii,
+        }
+    }
+
+    fn tokens(self) -> usize {
+        self.ascii.div_ceil(4) + self.other
+    }
+
+    /// Without `line` (and its newline), with `new` instead if given.
+    fn replace(&mut self, line: &str, new: Option<&str>) {
+        let old = Size::of(line);
+        self.ascii = self.ascii.saturating_sub(old.ascii + 1);
+        self.other = self.other.saturating_sub(old.other);
+        if let Some(new) = new.map(Size::of) {
+            self.ascii += new.ascii + 1;
+            self.other += new.other;
+        }
+    }
+}
+
+/// Oldest first, a standing line replaced by its next shorter form until
+/// the cap holds or none is left.
+fn shorten_standing(root: &mut Parts, size: &mut Size, budget: usize) {
+    let mut order: Vec<usize> = (0..root.topics.len())
+        .filter(|&i| !root.topics[i].shorter.is_empty())
+        .collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(root.topics[i].age));
+    for round in 0..2 {
+        for &i in &order {
+            if !root.over(size.tokens(), budget) {
+                return;
+            }
+            let t = &mut root.topics[i];
+            let Some(next) = t.shorter.get(round).cloned() else {
+                continue;
+            };
+            size.replace(&t.text, Some(&next));
+            t.text = next;
+        }
+    }
+}
+
+/// Topics `which` allows dropped, until the cap holds: project and
+/// reference before user facts before rules, oldest first; each counted
+/// as omitted.
+fn drop_topics(
+    root: &mut Parts,
+    size: &mut Size,
+    budget: usize,
+    which: impl Fn(&TopicLine) -> bool,
+) {
+    if !root.over(size.tokens(), budget) {
+        return;
+    }
+    let topics = &root.topics;
+    let mut order: Vec<usize> = (0..topics.len()).filter(|&i| which(&topics[i])).collect();
+    order.sort_by_key(|&i| {
+        let kind = match topics[i].topic.kind {
+            EntryType::Project | EntryType::Reference => 0,
+            EntryType::User => 1,
+            EntryType::Feedback => 2,
+        };
+        (kind, std::cmp::Reverse(topics[i].age))
+    });
+    let mut drop = vec![false; topics.len()];
+    for i in order {
+        // (A rendered size already holds an omitted line, which `over`
+        // adds again: conservative by a line.)
+        if !root.over(size.tokens(), budget) {
+            break;
+        }
+        drop[i] = true;
+        size.replace(&root.topics[i].text, None);
+        root.omitted += 1;
+    }
+    let mut flags = drop.into_iter();
+    root.topics.retain(|_| !flags.next().unwrap_or(false));
 }
 
 /// What ends a section cut to stay under the cap.
