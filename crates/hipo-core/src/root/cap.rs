@@ -142,11 +142,12 @@ pub(super) fn drop_old_topics(
 /// Still over (a day of ten thousand entries, years of history): the cap
 /// holds whatever the input. Historical Summary loses its oldest lines,
 /// Recent Patterns its last; any project or reference topic left goes;
-/// then the standing rules and facts are shortened (oldest first: to their
-/// rule or first line, then to their slug), Active Context is cut, and
-/// only then standing topics go (facts before rules, oldest first, counted
-/// as omitted): a standing item is never dropped while a project line
-/// stays. Hand-written sections are the person's own text and never cut.
+/// Active Context is cut to what the standing rules and facts leave (not
+/// below a fifth of the cap), they are shortened (oldest first, to their
+/// rule or first line), Active Context is cut further, they are cut to
+/// their slugs, and only then do standing topics go (facts before rules,
+/// oldest first, counted as omitted): a standing item is never dropped
+/// while a project line stays. Hand-written sections are the person's own text and never cut.
 pub(super) fn trim_to_cap(
     root: &mut Parts,
     frame: &Frame,
@@ -170,16 +171,51 @@ pub(super) fn trim_to_cap(
     }
     let mut size = Size::of(&root.render(frame));
     drop_topics(root, &mut size, budget, |t| !standing_kind(t.topic.kind));
-    shorten_standing(root, &mut size, budget);
-    if kept[0].is_none() && root.over(size.tokens(), budget) {
-        let left = room(&Parts {
-            active: String::new(),
-            ..root.clone()
-        });
-        root.active = fit_section(&root.active, left, false);
-        size = Size::of(&root.render(frame));
+    // Active Context down to what the standing items leave, but not below
+    // a fifth of the cap; the items shortened; Active Context cut to what
+    // is left; the items down to their slugs; and only then dropped.
+    for (round, floor) in [(0, budget / 5), (1, 0)] {
+        if kept[0].is_none() && root.over(size.tokens(), budget) {
+            let left = room(&Parts {
+                active: String::new(),
+                ..root.clone()
+            });
+            root.active = fit_section(&root.active, left.max(floor), false);
+            size = Size::of(&root.render(frame));
+        }
+        shorten_standing(root, &mut size, budget, round);
     }
     drop_topics(root, &mut size, budget, |_| true);
+    // Dropping the oldest may leave room: the newest items get their
+    // longest form back that fits.
+    if root.omitted > 0 {
+        expand_standing(root, &mut size, budget);
+    }
+}
+
+/// Newest first, a shortened standing line given back the longest of its
+/// forms that keeps the cap.
+fn expand_standing(root: &mut Parts, size: &mut Size, budget: usize) {
+    let mut order: Vec<usize> = (0..root.topics.len())
+        .filter(|&i| !root.topics[i].forms.is_empty())
+        .collect();
+    order.sort_by_key(|&i| root.topics[i].age);
+    for i in order {
+        let (text, forms) = (&root.topics[i].text, &root.topics[i].forms);
+        let mut better = None;
+        for form in forms.iter().take_while(|f| *f != text) {
+            let mut with = *size;
+            with.replace(text, Some(form));
+            if !root.over(with.tokens(), budget) {
+                better = Some((form.clone(), with));
+                break;
+            }
+        }
+        if let Some((form, with)) = better {
+            *size = with;
+            root.topics[i].text = form;
+        }
+    }
 }
 
 /// A text's size as [`estimate_tokens`] counts it, kept exactly while
@@ -216,25 +252,23 @@ impl Size {
     }
 }
 
-/// Oldest first, a standing line replaced by its next shorter form until
-/// the cap holds or none is left.
-fn shorten_standing(root: &mut Parts, size: &mut Size, budget: usize) {
+/// Oldest first, a standing line replaced by its `round`th shorter form
+/// until the cap holds.
+fn shorten_standing(root: &mut Parts, size: &mut Size, budget: usize, round: usize) {
     let mut order: Vec<usize> = (0..root.topics.len())
-        .filter(|&i| !root.topics[i].shorter.is_empty())
+        .filter(|&i| !root.topics[i].forms.is_empty())
         .collect();
     order.sort_by_key(|&i| std::cmp::Reverse(root.topics[i].age));
-    for round in 0..2 {
-        for &i in &order {
-            if !root.over(size.tokens(), budget) {
-                return;
-            }
-            let t = &mut root.topics[i];
-            let Some(next) = t.shorter.get(round).cloned() else {
-                continue;
-            };
-            size.replace(&t.text, Some(&next));
-            t.text = next;
+    for i in order {
+        if !root.over(size.tokens(), budget) {
+            return;
         }
+        let t = &mut root.topics[i];
+        let Some(next) = t.forms.get(round + 1).cloned() else {
+            continue;
+        };
+        size.replace(&t.text, Some(&next));
+        t.text = next;
     }
 }
 

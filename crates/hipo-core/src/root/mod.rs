@@ -140,9 +140,10 @@ pub(crate) struct TopicLine {
     pub(crate) age: i64,
     /// The line as written: a standing item's with its words.
     pub(crate) text: String,
-    /// Shorter forms of a standing item's line, tried in turn when the cap
-    /// is tight: its rule or first line cut short, then its slug alone.
-    pub(crate) shorter: Vec<String>,
+    /// A standing item's forms, longest first: the whole line, its rule or
+    /// first line cut short, its slug alone (tried in turn when the cap is
+    /// tight). Empty for other topics.
+    pub(crate) forms: Vec<String>,
 }
 
 /// Each topic's first mention (a restated rule holds since then).
@@ -205,15 +206,15 @@ fn topic_lines(
                 ""
             };
             let base = format!("- {} [{}, {age}d]{stale}", t.keyword, t.kind.as_str());
-            let (text, shorter) = match items.get(t) {
-                Some(s) => standing_line(&base, s, *d),
-                None => (base, Vec::new()),
+            let forms = match items.get(t) {
+                Some(s) => standing_forms(&base, s, *d),
+                None => Vec::new(),
             };
             TopicLine {
                 topic: t.clone(),
                 age,
-                text,
-                shorter,
+                text: forms.first().cloned().unwrap_or(base),
+                forms,
             }
         })
         .collect();
@@ -238,18 +239,26 @@ fn rank(kind: EntryType) -> u8 {
 }
 
 /// A standing item's line and its shorter forms.
-fn standing_line(base: &str, s: &Standing, latest: NaiveDate) -> (String, Vec<String>) {
+fn standing_forms(base: &str, s: &Standing, latest: NaiveDate) -> Vec<String> {
     let mut tail = String::new();
     if s.since < latest {
         tail.push_str(&format!(" (since {})", s.since));
     }
     if !s.replaces.is_empty() {
-        tail.push_str(&format!(" (replaces {})", s.replaces.join(", ")));
+        // The newest few: an item restated under many titles over years
+        // would otherwise grow a line without end.
+        let shown: Vec<&str> = s.replaces.iter().take(3).map(String::as_str).collect();
+        let more = match s.replaces.len().saturating_sub(3) {
+            0 => String::new(),
+            n => format!(" and {n} more"),
+        };
+        tail.push_str(&format!(" (replaces {}{more})", shown.join(", ")));
     }
-    (
+    vec![
         format!("{base}: {}{tail}", s.text),
-        vec![format!("{base}: {}", s.short), base.to_string()],
-    )
+        format!("{base}: {}", s.short),
+        base.to_string(),
+    ]
 }
 
 /// Project and reference lines of one series made one, where its newest
@@ -290,7 +299,7 @@ fn fold_series(lines: Vec<TopicLine>) -> Vec<TopicLine> {
             ),
             topic: Topic { keyword, kind: k.0 },
             age: l.age,
-            shorter: Vec::new(),
+            forms: Vec::new(),
         });
     }
     out
