@@ -145,9 +145,9 @@ pub(super) fn drop_old_topics(
 /// Active Context is cut to what the standing rules and facts leave (not
 /// below a fifth of the cap), they are shortened (oldest first, to their
 /// rule or first line), Active Context is cut further, they are cut to
-/// their slugs, and only then do standing topics go (facts before rules,
-/// oldest first, counted as omitted): a standing item is never dropped
-/// while a project line stays. Hand-written sections are the person's own text and never cut.
+/// their slugs, and only then do standing topics go ([`fill_standing`]):
+/// a standing item is never dropped while a project line stays.
+/// Hand-written sections are the person's own text and never cut.
 pub(super) fn trim_to_cap(
     root: &mut Parts,
     frame: &Frame,
@@ -185,37 +185,51 @@ pub(super) fn trim_to_cap(
         }
         shorten_standing(root, &mut size, budget, round);
     }
-    drop_topics(root, &mut size, budget, |_| true);
-    // Dropping the oldest may leave room: the newest items get their
-    // longest form back that fits.
-    if root.omitted > 0 {
-        expand_standing(root, &mut size, budget);
+    if root.over(size.tokens(), budget) {
+        fill_standing(root, frame, budget);
     }
 }
 
-/// Newest first, a shortened standing line given back the longest of its
-/// forms that keeps the cap.
-fn expand_standing(root: &mut Parts, size: &mut Size, budget: usize) {
-    let mut order: Vec<usize> = (0..root.topics.len())
-        .filter(|&i| !root.topics[i].forms.is_empty())
-        .collect();
-    order.sort_by_key(|&i| root.topics[i].age);
-    for i in order {
-        let (text, forms) = (&root.topics[i].text, &root.topics[i].forms);
-        let mut better = None;
-        for form in forms.iter().take_while(|f| *f != text) {
-            let mut with = *size;
-            with.replace(text, Some(form));
+/// Even their slugs do not all fit: the standing lines are put back one
+/// at a time, rules before facts, newest first, each in the longest form
+/// that keeps the cap; the rest are counted as omitted. (Shortening them
+/// all and dropping the oldest would leave the newest as bare slugs.)
+fn fill_standing(root: &mut Parts, frame: &Frame, budget: usize) {
+    let mut standing: Vec<TopicLine> = Vec::new();
+    root.topics.retain(|t| {
+        let keep = !standing_kind(t.topic.kind);
+        if !keep {
+            standing.push(t.clone());
+        }
+        keep
+    });
+    standing.sort_by_key(|t| (t.topic.kind != EntryType::Feedback, t.age));
+    // Counted as if all were omitted while filling: the line only shrinks.
+    root.omitted += standing.len();
+    let mut size = Size::of(&root.render(frame));
+    let mut kept = Vec::new();
+    for mut t in standing {
+        let forms = if t.forms.is_empty() {
+            vec![t.text.clone()]
+        } else {
+            t.forms.clone()
+        };
+        for form in forms {
+            let mut with = size;
+            with.replace("", Some(&form));
             if !root.over(with.tokens(), budget) {
-                better = Some((form.clone(), with));
+                size = with;
+                t.text = form;
+                kept.push(t);
                 break;
             }
         }
-        if let Some((form, with)) = better {
-            *size = with;
-            root.topics[i].text = form;
-        }
     }
+    root.omitted -= kept.len();
+    // Back in the index's order: rules, then facts, newest first.
+    kept.sort_by_key(|t| (t.topic.kind != EntryType::Feedback, t.age));
+    let rest = std::mem::take(&mut root.topics);
+    root.topics = kept.into_iter().chain(rest).collect();
 }
 
 /// A text's size as [`estimate_tokens`] counts it, kept exactly while
@@ -240,11 +254,14 @@ impl Size {
         self.ascii.div_ceil(4) + self.other
     }
 
-    /// Without `line` (and its newline), with `new` instead if given.
+    /// Without `line` and its newline (none for an empty `line`), with
+    /// `new` and its newline instead if given.
     fn replace(&mut self, line: &str, new: Option<&str>) {
-        let old = Size::of(line);
-        self.ascii = self.ascii.saturating_sub(old.ascii + 1);
-        self.other = self.other.saturating_sub(old.other);
+        if !line.is_empty() {
+            let old = Size::of(line);
+            self.ascii = self.ascii.saturating_sub(old.ascii + 1);
+            self.other = self.other.saturating_sub(old.other);
+        }
         if let Some(new) = new.map(Size::of) {
             self.ascii += new.ascii + 1;
             self.other += new.other;
