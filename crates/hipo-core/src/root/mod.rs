@@ -47,7 +47,7 @@ pub struct RootInput<'a> {
     /// Active Context, Recent Patterns and Historical Summary written by a
     /// model; used instead of the mechanical ones (hand-written still win).
     pub narrative: Option<[String; 3]>,
-    /// The entries of the raw logs [`notes::wanted_days`] names.
+    /// The entries of the raw logs [`notes::gather`] reads.
     pub notes: Vec<Note>,
 }
 

@@ -3,7 +3,7 @@
 //! fact (its first lines), a project's decision or outcome line.
 //!
 //! ROOT is rebuilt from the store's topics, never from every raw log (ten
-//! years of logs are half a gigabyte): [`wanted_days`] names the few logs
+//! years of logs are half a gigabyte): [`wanted`] names the few logs
 //! worth reading (the last 7 days, and the newest mention of each of the
 //! newest standing topics), [`notes_of`] parses one.
 
@@ -43,10 +43,8 @@ pub fn standing_kind(kind: EntryType) -> bool {
     matches!(kind, EntryType::User | EntryType::Feedback)
 }
 
-/// The raw logs ROOT reads: the last [`ACTIVE_DAYS`] days, and the day of
-/// the newest mention of each of the [`MAX_STANDING`] most recently
-/// mentioned standing topics. Newest first, without repeats.
-pub fn wanted_days(today: NaiveDate, days: &[(NaiveDate, Vec<Topic>)]) -> Vec<NaiveDate> {
+/// Each standing topic's newest mention.
+fn latest_standing(days: &[(NaiveDate, Vec<Topic>)]) -> HashMap<&Topic, NaiveDate> {
     let mut latest: HashMap<&Topic, NaiveDate> = HashMap::new();
     for (day, topics) in days {
         for t in topics.iter().filter(|t| standing_kind(t.kind)) {
@@ -54,12 +52,22 @@ pub fn wanted_days(today: NaiveDate, days: &[(NaiveDate, Vec<Topic>)]) -> Vec<Na
             *e = (*e).max(*day);
         }
     }
-    let mut newest: Vec<(NaiveDate, &Topic)> = latest.into_iter().map(|(t, d)| (d, t)).collect();
-    newest.sort_by(|a, b| b.cmp(a));
+    latest
+}
+
+/// The raw logs ROOT reads: the last [`ACTIVE_DAYS`] days, and the day of
+/// the newest mention of each of the [`MAX_STANDING`] most recently
+/// mentioned standing topics. Newest first, without repeats.
+fn wanted(
+    today: NaiveDate,
+    days: &[(NaiveDate, Vec<Topic>)],
+    latest: &HashMap<&Topic, NaiveDate>,
+) -> Vec<NaiveDate> {
+    let mut newest: Vec<NaiveDate> = latest.values().copied().collect();
+    newest.sort_unstable_by(|a, b| b.cmp(a));
     let mut out: BTreeSet<NaiveDate> = newest
-        .iter()
+        .into_iter()
         .take(MAX_STANDING)
-        .map(|(d, _)| *d)
         .filter(|d| *d <= today)
         .collect();
     out.extend(
@@ -71,7 +79,7 @@ pub fn wanted_days(today: NaiveDate, days: &[(NaiveDate, Vec<Topic>)]) -> Vec<Na
 }
 
 /// The notes ROOT is built from: the entries of the days
-/// [`wanted_days`] names, read with `read` (a log that cannot be read is
+/// [`wanted`] names, read with `read` (a log that cannot be read is
 /// left out: its day keeps its topics), of which a day before the last
 /// [`ACTIVE_DAYS`] gives only its standing entries whose topic it is the
 /// newest mention of.
@@ -80,19 +88,13 @@ pub fn gather(
     days: &[(NaiveDate, Vec<Topic>)],
     mut read: impl FnMut(NaiveDate) -> Option<String>,
 ) -> Vec<Note> {
-    let mut latest: HashMap<&Topic, NaiveDate> = HashMap::new();
-    for (day, topics) in days {
-        for t in topics.iter().filter(|t| standing_kind(t.kind)) {
-            let e = latest.entry(t).or_insert(*day);
-            *e = (*e).max(*day);
-        }
-    }
+    let latest = latest_standing(days);
     let mut out = Vec::new();
-    for day in wanted_days(today, days) {
+    for day in wanted(today, days, &latest) {
         let Some(text) = read(day) else { continue };
         let recent = (0..ACTIVE_DAYS).contains(&(today - day).num_days());
         out.extend(
-            notes_of(day, &text)
+            notes_of(day, &text, !recent)
                 .into_iter()
                 .filter(|n| recent || latest.get(&n.topic) == Some(&day)),
         );
@@ -100,20 +102,24 @@ pub fn gather(
     out
 }
 
-/// The entries of one raw log, in the order written.
-pub fn notes_of(date: NaiveDate, text: &str) -> Vec<Note> {
+/// The entries of one raw log, in the order written (`standing_only`:
+/// only its `[feedback]` and `[user]` ones). Titles are not redacted here:
+/// they only serve to compare entries, and ROOT is redacted whole.
+pub fn notes_of(date: NaiveDate, text: &str, standing_only: bool) -> Vec<Note> {
     let body = markdown::split_frontmatter(text)
         .map(|(_, b, _)| b)
         .unwrap_or(text);
     markdown::sections(body)
         .into_iter()
         .filter_map(|s| {
-            let topic = Topic::parse(s.title)?;
-            let (title, _) = markdown::split_type_tag(s.title.trim());
+            let (title, kind) = markdown::split_type_tag(s.title.trim());
+            if standing_only && !standing_kind(kind) {
+                return None;
+            }
             Some(Note {
                 date,
-                topic,
-                title: crate::redact::redact(title).into_owned(),
+                topic: Topic::parse(s.title)?,
+                title: title.to_string(),
                 lines: lines_of(s.body),
             })
         })
@@ -163,7 +169,8 @@ impl Note {
     }
 
     /// What happened, in one line: the decision (and the outcome when both
-    /// fit), else the outcome, else the first line.
+    /// fit), else the outcome, else the first line (a session's first
+    /// question).
     pub fn gist(&self) -> String {
         let decision = self.field(&["decisions", "decision", "결정"]);
         let outcome = self.field(&["outcome", "result", "결과"]);
@@ -173,7 +180,14 @@ impl Note {
             }
             (Some(d), _) => d.to_string(),
             (None, Some(o)) => o.to_string(),
-            (None, None) => self.lines.first().cloned().unwrap_or_default(),
+            // A captured session: its first question, not its date line.
+            (None, None) => self
+                .lines
+                .iter()
+                .find(|l| l.starts_with("User:"))
+                .or_else(|| self.lines.iter().find(|l| !is_label(l, &["session date"])))
+                .cloned()
+                .unwrap_or_default(),
         };
         cut(&line, LINE_CHARS)
     }
@@ -242,7 +256,8 @@ mod tests {
     #[test]
     fn entries_give_their_rule_fact_and_decision() {
         let log = "# 2027-01-05\n\n## Use KST [feedback]\n- rule: write times in KST with the zone\n- why: Seoul\n- how-to-apply: convert log times\n\n## Cutover [project]\n- request: x\n- decisions: native publications\n- outcome: done\n```\n- not a bullet\n```\n\n## 무제 메모\n- 2월에 추가 예정\n";
-        let notes = notes_of(d("2027-01-05"), log);
+        let notes = notes_of(d("2027-01-05"), log, false);
+        assert_eq!(notes_of(d("2027-01-05"), log, true).len(), 1);
         assert_eq!(notes.len(), 3);
         assert_eq!(
             notes[0].standing_text(false),
@@ -271,7 +286,7 @@ mod tests {
             (d("2027-01-19"), vec![t("now", EntryType::Project)]),
         ];
         assert_eq!(
-            wanted_days(d("2027-01-21"), &days),
+            wanted(d("2027-01-21"), &days, &latest_standing(&days)),
             vec![d("2027-01-19"), d("2021-01-01")]
         );
     }
