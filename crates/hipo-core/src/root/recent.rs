@@ -109,6 +109,9 @@ fn day_lines(day: NaiveDate, notes: &[&Note], out: &mut String) {
     }
 }
 
+/// The entries a word is found in: (day, topic).
+type Entries<'a> = BTreeSet<(NaiveDate, &'a Topic)>;
+
 /// The subjects that recur over the last [`PATTERN_DAYS`] days (content
 /// words of the entries' keywords found in more than one entry; words
 /// found in exactly the same entries make one name: `load test round`),
@@ -118,7 +121,7 @@ pub(super) fn recent_patterns(input: &RootInput, standing: &[Standing]) -> Strin
     let mut per_type: BTreeMap<EntryType, usize> = BTreeMap::new();
     // Each word's entries (day, topic) and its first place, for the order
     // of words within a name.
-    let mut entries_of: BTreeMap<String, (BTreeSet<(NaiveDate, &Topic)>, usize)> = BTreeMap::new();
+    let mut entries_of: BTreeMap<String, (Entries, usize)> = BTreeMap::new();
     for (day, topics) in input.days.iter().filter(|(d, _)| recent(d)) {
         for t in topics {
             *per_type.entry(t.kind).or_default() += 1;
@@ -130,7 +133,7 @@ pub(super) fn recent_patterns(input: &RootInput, standing: &[Standing]) -> Strin
             }
         }
     }
-    let mut names: BTreeMap<&BTreeSet<(NaiveDate, &Topic)>, Vec<(usize, &str)>> = BTreeMap::new();
+    let mut names: BTreeMap<&Entries, Vec<(usize, &str)>> = BTreeMap::new();
     for (w, (entries, place)) in &entries_of {
         if entries.len() > 1 {
             names.entry(entries).or_default().push((*place, w));

@@ -45,7 +45,7 @@ pub fn standing(notes: &[Note], first: &HashMap<Topic, NaiveDate>) -> Vec<Standi
         .enumerate()
         .filter(|(_, n)| standing_kind(n.topic.kind))
         .collect();
-    order.sort_by(|a, b| (b.1.date, b.0).cmp(&(a.1.date, a.0)));
+    order.sort_by_key(|(i, n)| std::cmp::Reverse((n.date, *i)));
     let mut items: Vec<(Standing, &Note)> = Vec::new();
     for (_, note) in order {
         let first_of = first.get(&note.topic).copied().unwrap_or(note.date);
