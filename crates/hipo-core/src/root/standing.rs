@@ -14,7 +14,7 @@
 //! restatement when the two bodies share most of their words (its date is
 //! the older one's), else a change (its date is its own).
 
-use super::notes::{Note, standing_kind};
+use super::notes::{MAX_STANDING, Note, standing_kind};
 use crate::markdown::Topic;
 use chrono::NaiveDate;
 use std::collections::{BTreeSet, HashMap};
@@ -46,6 +46,12 @@ pub fn standing(notes: &[Note], first: &HashMap<Topic, NaiveDate>) -> Vec<Standi
         .filter(|(_, n)| standing_kind(n.topic.kind))
         .collect();
     order.sort_by_key(|(i, n)| std::cmp::Reverse((n.date, *i)));
+    // The newest MAX_STANDING topics only (a day of thousands of entries
+    // would make the comparisons quadratic); older ones keep their slug.
+    let mut topics = std::collections::HashSet::new();
+    order.retain(|(_, n)| {
+        topics.len() < MAX_STANDING && topics.insert(&n.topic) || topics.contains(&n.topic)
+    });
     let mut items: Vec<(Standing, &Note)> = Vec::new();
     for (_, note) in order {
         let first_of = first.get(&note.topic).copied().unwrap_or(note.date);
@@ -87,9 +93,22 @@ fn same_subject(newer: &Note, older: &Note) -> bool {
     if newer.supersedes().as_deref() == Some(older.topic.keyword.as_str()) {
         return true;
     }
-    let (a, b) = (words(&newer.title), words(&older.title));
+    let (a, b) = (title_words(&newer.title), title_words(&older.title));
     let shared = a.intersection(&b).count();
     shared >= 2 && shared * 3 >= a.union(&b).count() * 2
+}
+
+/// A title's content words and its numbers: "Release 3.8 checklist" and
+/// "Release 3.9 checklist", "topic number 1" and "topic number 2" are two.
+fn title_words(title: &str) -> BTreeSet<String> {
+    let mut out = words(title);
+    out.extend(
+        title
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_digit()))
+            .map(str::to_string),
+    );
+    out
 }
 
 /// Whether `newer` says again what `older` said: most of the shorter
@@ -237,6 +256,11 @@ mod tests {
             note("2027-01-04", "Rule r2", f, &["rule: two"]),
         ];
         assert_eq!(standing(&notes, &HashMap::new()).len(), 4);
+        let numbered = vec![
+            note("2027-01-01", "topic number 1", f, &["detail 1"]),
+            note("2027-01-01", "topic number 2", f, &["detail 2"]),
+        ];
+        assert_eq!(standing(&numbered, &HashMap::new()).len(), 2);
     }
 
     #[test]
