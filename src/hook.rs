@@ -226,7 +226,7 @@ fn capture_openclaw(hipo: &Hipo, input: &Input, settings: &Settings) -> Result<O
 
 /// ROOT.md and the hot files that exist, each under a line naming it,
 /// cut to `limit` characters (ROOT first: it is the index of the rest; cut
-/// by [`crate::root::for_context`], it keeps its rules longest).
+/// by [`hipo_core::root_for_context`], it keeps its rules longest).
 pub fn session_context(root: &Path, limit: usize) -> String {
     let mut out = String::from(
         "hipo memory for this project (memory/ROOT.md and the working files). Search it with `hipo search QUERY`; record outcomes with `hipo checkpoint`.\n",
@@ -241,8 +241,8 @@ pub fn session_context(root: &Path, limit: usize) -> String {
         let room = limit.saturating_sub(out.chars().count());
         // ROOT is cut by what matters least, not at its end, where its
         // standing rules are (see root::for_context).
-        let text = if rel == crate::layout::ROOT_PATH {
-            crate::root::for_context(&text, room.saturating_sub(rel.len() + 10))
+        let text = if rel == hipo_core::layout::ROOT_PATH {
+            hipo_core::root_for_context(&text, room.saturating_sub(rel.len() + 10))
         } else {
             text
         };
