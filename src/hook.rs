@@ -276,7 +276,8 @@ fn imports_root(text: &str, root: &Path) -> bool {
 }
 
 /// ROOT.md and the hot files that exist, each under a line naming it,
-/// cut to `limit` characters (ROOT first: it is the index of the rest).
+/// cut to `limit` characters (ROOT first: it is the index of the rest; cut
+/// by [`hipo_core::root_for_context`], it keeps its rules longest).
 pub fn session_context(root: &Path, limit: usize) -> String {
     let mut out = String::from(
         "hipo memory for this project (memory/ROOT.md and the working files). Search it with `hipo search QUERY`; record outcomes with `hipo checkpoint`.\n",
@@ -288,8 +289,15 @@ pub fn session_context(root: &Path, limit: usize) -> String {
         if text.trim().is_empty() {
             continue;
         }
-        let piece = format!("\n=== {rel} ===\n{}\n", text.trim_end());
         let room = limit.saturating_sub(out.chars().count());
+        // ROOT is cut by what matters least, not at its end, where its
+        // standing rules are (see root::for_context).
+        let text = if rel == hipo_core::layout::ROOT_PATH {
+            hipo_core::root_for_context(&text, room.saturating_sub(rel.len() + 10))
+        } else {
+            text
+        };
+        let piece = format!("\n=== {rel} ===\n{}\n", text.trim_end());
         if piece.chars().count() > room {
             let cut: String = piece.chars().take(room.saturating_sub(40)).collect();
             out.push_str(&cut);

@@ -65,11 +65,72 @@ fn sample_tree_shape() {
     assert_eq!(state["checkpointsSinceLastCompaction"], 0);
 }
 
+/// The sample's ROOT as an agent loads it without a model: its rules and
+/// facts in their own words in the Topics Index (rules first), what each
+/// recent entry decided in Active Context, the load-test series folded.
 #[test]
 fn sample_root_snapshot() {
     let p = Project::sample();
     p.compact(TODAY);
-    insta::assert_snapshot!(p.read("memory/ROOT.md"));
+    insta::assert_snapshot!(p.read("memory/ROOT.md"), @r###"
+---
+type: root
+status: tentative
+last-updated: 2027-01-21
+---
+
+## Active Context (recent ~7 days)
+<!-- hipo:auto -->
+- 2027-01-20 q1-roadmap-draft: priorities are invoice splitting GA, read replicas for analytics, CI under 10 minutes → draft in plans/release-2027-q1.md
+- 2027-01-20 무제-메모: 분석용 읽기 전용 복제본은 2월에 추가 예정
+- 2027-01-18 old-primary-decommissioned: take a final pg_dump to cold storage, then destroy → done; cost down 18%
+
+## Recent Patterns
+<!-- hipo:auto -->
+- recurring (last 30 days): cutover (2 entries, 2 days), invoice (2 entries, 2 days), load test round (8 entries, 1 day)
+- rules added or changed (last 30 days): write-the-lock-order-down (new, 2027-01-12), use-kst-in-all-timestamps (new, 2027-01-05)
+- facts about people added or changed (last 30 days): tom-is-on-leave (new, 2027-01-18), prefers-tables-for-comparisons (new, 2026-12-30)
+- last 30 days: 2 user, 2 feedback, 21 project, 1 reference entries
+
+## Historical Summary
+<!-- hipo:auto -->
+- 2026-12: 8 day(s) logged; postgres-16-migration-kickoff, mina-prefers-async-reviews, keep-answers-short, ci-flakiness-in-integration-tests, tokio-console-docs, 배포-일정-회의, jisoo-joins-on-call, replication-slot-lag-alert (+7 more) → memory/monthly/2026-12.md
+- 2027-01: 9 day(s) logged; 새해-장애-대응, quiet-weekend, cutover-rehearsal, use-kst-in-all-timestamps, 온콜-회고, grafana-dashboards, postgres-16-cutover, deadlock-in-invoice-splitting (+15 more) → memory/monthly/2027-01.md
+
+## Topics Index
+<!-- hipo:auto -->
+- write-the-lock-order-down [feedback, 9d]: document lock order in a comment at every multi-table transaction; how to apply: `// lock order: invoices -> invoice_lines -> payments`
+- use-kst-in-all-timestamps [feedback, 16d]: write times in KST with the zone, e.g. 15:10 KST; how to apply: convert log times before quoting them
+- dont-restart-prod-databases-without-asking [feedback, 34d]: never restart or fail over a production database without explicit approval; how to apply: propose the command and wait for a yes, even in an incident
+- keep-answers-short [feedback, 38d]: answer in at most five bullet points unless asked for detail; how to apply: lead with the decision, then the reason, skip background
+- tom-is-on-leave [user, 3d]: Tom is on leave until February 3; route his reviews to Mina
+- prefers-tables-for-comparisons [user, 22d]: the user wants options compared in a Markdown table, not prose
+- jisoo-joins-on-call [user, 35d]: Jisoo (지수) joins the on-call rotation from January; prefers Korean for incident notes; 지수 님은 한국어로 장애 보고서를 쓰는 것을 선호함
+- mina-prefers-async-reviews [user, 38d]: Mina (backend lead) wants design reviews as written docs, not meetings; she reads them Tuesday and Thursday mornings KST
+- q1-roadmap-draft [project, 1d]
+- 무제-메모 [project, 1d]
+- old-primary-decommissioned [project, 3d]
+- flag-split_invoices-on-in-production [project, 7d]
+- deadlock-in-invoice-splitting [project, 9d]
+- load-test-round-1–8 [project, 9d]: 8 topics
+- stack-trace-from-staging [project, 9d]
+- postgres-16-cutover [project, 13d]
+- 온콜-회고 [project, 14d]
+- cutover-rehearsal [project, 16d]
+- quiet-weekend [project, 18d]
+- 새해-장애-대응 [project, 20d]
+- disk-pressure-on-replica [project, 22d]
+- holiday-on-call-handover [project, 24d]
+- release-3.8-shipped [project, 30d]
+- vault-access-for-ci [project, 30d]
+- release-3.8-checklist [project, 31d]
+- replication-slot-lag-alert [project, 34d]
+- 배포-일정-회의 [project, 35d]
+- ci-flakiness-in-integration-tests [project, 37d]
+- postgres-16-migration-kickoff [project, 38d]
+- grafana-dashboards [reference, 14d]
+- tokio-console-docs [reference, 37d] ?
+"###);
 }
 
 #[test]

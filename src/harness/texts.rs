@@ -5,7 +5,7 @@
 /// The memory protocol, for CLAUDE.md or AGENTS.md.
 pub const PROTOCOL: &str = "## Memory (hipo)
 This project keeps long-term memory as plain Markdown, maintained by hipo.
-- `memory/ROOT.md` indexes what is remembered: topics with their age, recent context, history. `SCRATCHPAD.md`, `WORKING.md` and `TASK-QUEUE.md` hold the current work.
+- `memory/ROOT.md` indexes what is remembered: the standing rules (`[feedback]`) and facts about people (`[user]`) in their own words at the top of its Topics Index, then topics with their age, recent work, recurring topics, history. `SCRATCHPAD.md`, `WORKING.md` and `TASK-QUEUE.md` hold the current work.
 - Earlier sessions are searchable: `hipo search \"words\"` (filters: `type:feedback`, `after:2026-03-01`, `level:weekly`), then `hipo get PATH:LINE` for the passage.
 - When a task is done, its outcome can be recorded: `hipo checkpoint --type project --topic \"Topic\" --field request=… --field decisions=… --field outcome=…` (types: project, feedback, user, reference; feedback uses rule=, why=, how-to-apply=).
 - Session transcripts are captured by hooks, and the summary tree is compacted in the background: nothing else to run.";
@@ -29,7 +29,7 @@ description: How this project's long-term memory works (hipo) and when to read o
 ---
 # Project memory (hipo)
 
-- `memory/ROOT.md` is the index: Topics Index (each topic with its type and age), Active Context, Recent Patterns, Historical Summary.
+- `memory/ROOT.md` is the index: Topics Index (each topic with its type and age; the standing rules and facts about people first, in their own words), Active Context (what each recent entry decided), Recent Patterns (recurring topics, rules added or changed), Historical Summary.
 - Raw logs `memory/YYYY-MM-DD.md` are append-only; daily, weekly and monthly summaries are built from them by `hipo compact`.
 - Look things up with `hipo search \"words\"`; read a hit with `hipo get PATH:LINE`.
 - Record a finished task: `hipo checkpoint --type project --topic \"Topic\" --field request=… --field analysis=… --field decisions=… --field outcome=… --field references=…`.

@@ -86,6 +86,9 @@ pub use facade::{Hipo, Session};
 /// The atomic write and the checked UTF-8 read the engine uses, for front
 /// ends that write settings files or serve memory files the same way.
 pub use fsutil::{read_utf8, write_atomic};
+/// ROOT.md cut to a session-start context's size by what matters least
+/// (its standing rules last), for the hooks.
+pub use root::for_context as root_for_context;
 /// OpenClaw's `MEMORY.md` section, filled from ROOT.md (the installer
 /// fills it at once rather than at the next compaction).
 pub use root::sync_memory_md;

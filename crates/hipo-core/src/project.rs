@@ -89,6 +89,7 @@ pub fn init(root: &Path, today: chrono::NaiveDate) -> Result<InitReport> {
         summaries: Vec::new(),
         existing: None,
         narrative: None,
+        notes: Vec::new(),
     });
     let config = "{\n  \"compaction\": {\n    \"cooldownHours\": 3,\n    \"dailyThreshold\": 200,\n    \"weeklyThreshold\": 300,\n    \"monthlyThreshold\": 500,\n    \"rootMaxTokens\": 3000\n  },\n  \"llm\": {\n    \"backend\": \"none\"\n  }\n}\n";
     for (rel, text) in [

@@ -161,7 +161,18 @@ impl Run<'_> {
             .days
             .iter()
             .filter_map(|d| Some(topics(NodeId::Daily(*d).path())?.map(|t| (*d, t))))
-            .collect::<Result<_>>()?;
+            .collect::<Result<Vec<_>>>()?;
+        // The few raw logs ROOT carries in words (see root::notes).
+        let span = crate::timing::span("compact: root's raw logs");
+        let texts = &self.texts;
+        let notes = root_md::notes::gather(self.options.today, &days, |day| {
+            let path = crate::tree::raw_path(day);
+            texts
+                .read_raw(self.root, &path)
+                .ok()
+                .map(|t| t.into_owned())
+        });
+        drop(span);
         let summaries = tree
             .level(Level::Monthly)
             .into_iter()
@@ -175,6 +186,7 @@ impl Run<'_> {
             summaries,
             existing,
             narrative,
+            notes,
         })
     }
 

@@ -2,6 +2,7 @@
 //! compressed first, old project and reference topics moved or dropped,
 //! then every generated section trimmed, Active Context last.
 
+use super::notes::standing_kind;
 use super::{AUTO, RootInput, SECTIONS, TopicLine};
 use crate::markdown::{EntryType, estimate_tokens};
 use std::collections::BTreeMap;
@@ -140,9 +141,13 @@ pub(super) fn drop_old_topics(
 
 /// Still over (a day of ten thousand entries, years of history): the cap
 /// holds whatever the input. Historical Summary loses its oldest lines,
-/// Recent Patterns its last, then user and feedback topics go (feedback
-/// first, oldest first, counted as omitted), and Active Context is cut
-/// last. Hand-written sections are the person's own text and never cut.
+/// Recent Patterns its last; any project or reference topic left goes;
+/// Active Context is cut to what the standing rules and facts leave (not
+/// below a fifth of the cap), they are shortened (oldest first, to their
+/// rule or first line), Active Context is cut further, they are cut to
+/// their slugs, and only then do standing topics go ([`fill_standing`]):
+/// a standing item is never dropped while a project line stays.
+/// Hand-written sections are the person's own text and never cut.
 pub(super) fn trim_to_cap(
     root: &mut Parts,
     frame: &Frame,
@@ -164,35 +169,161 @@ pub(super) fn trim_to_cap(
         });
         root.patterns = fit_section(&root.patterns, left, false);
     }
-    let mut size = root.tokens(frame);
-    if root.over(size, budget) {
-        let topics = &root.topics;
-        let mut order: Vec<usize> = (0..topics.len()).collect();
-        order.sort_by_key(|&i| {
-            (
-                topics[i].topic.kind == EntryType::User,
-                std::cmp::Reverse(topics[i].age),
-            )
-        });
-        let mut drop = vec![false; topics.len()];
-        for i in order {
-            if !root.over(size, budget) {
+    let mut size = Size::of(&root.render(frame));
+    drop_topics(root, &mut size, budget, |t| !standing_kind(t.topic.kind));
+    // Active Context down to what the standing items leave, but not below
+    // a fifth of the cap; the items shortened; Active Context cut to what
+    // is left; the items down to their slugs; and only then dropped.
+    for (round, floor) in [(0, budget / 5), (1, 0)] {
+        if kept[0].is_none() && root.over(size.tokens(), budget) {
+            let left = room(&Parts {
+                active: String::new(),
+                ..root.clone()
+            });
+            root.active = fit_section(&root.active, left.max(floor), false);
+            size = Size::of(&root.render(frame));
+        }
+        shorten_standing(root, &mut size, budget, round);
+    }
+    if root.over(size.tokens(), budget) {
+        fill_standing(root, frame, budget);
+    }
+}
+
+/// Even their slugs do not all fit: the standing lines are put back one
+/// at a time, rules before facts, newest first, each in the longest form
+/// that keeps the cap; the rest are counted as omitted. (Shortening them
+/// all and dropping the oldest would leave the newest as bare slugs.)
+fn fill_standing(root: &mut Parts, frame: &Frame, budget: usize) {
+    let mut standing: Vec<TopicLine> = Vec::new();
+    root.topics.retain(|t| {
+        let keep = !standing_kind(t.topic.kind);
+        if !keep {
+            standing.push(t.clone());
+        }
+        keep
+    });
+    standing.sort_by_key(|t| (t.topic.kind != EntryType::Feedback, t.age));
+    // Counted as if all were omitted while filling: the line only shrinks.
+    root.omitted += standing.len();
+    let mut size = Size::of(&root.render(frame));
+    let mut kept = Vec::new();
+    for mut t in standing {
+        let forms = if t.forms.is_empty() {
+            vec![t.text.clone()]
+        } else {
+            t.forms.clone()
+        };
+        for form in forms {
+            let mut with = size;
+            with.replace("", Some(&form));
+            if !root.over(with.tokens(), budget) {
+                size = with;
+                t.text = form;
+                kept.push(t);
                 break;
             }
-            drop[i] = true;
-            size -= estimate_tokens(&root.topics[i].text).saturating_sub(1);
-            root.omitted += 1;
         }
-        let mut flags = drop.into_iter();
-        root.topics.retain(|_| !flags.next().unwrap_or(false));
     }
-    if kept[0].is_none() {
-        let left = room(&Parts {
-            active: String::new(),
-            ..root.clone()
-        });
-        root.active = fit_section(&root.active, left, false);
+    root.omitted -= kept.len();
+    // Back in the index's order: rules, then facts, newest first.
+    kept.sort_by_key(|t| (t.topic.kind != EntryType::Feedback, t.age));
+    let rest = std::mem::take(&mut root.topics);
+    root.topics = kept.into_iter().chain(rest).collect();
+}
+
+/// A text's size as [`estimate_tokens`] counts it, kept exactly while
+/// lines are taken out or replaced (over thousands of lines, a per-line
+/// estimate would drift by a token a line).
+#[derive(Clone, Copy)]
+struct Size {
+    ascii: usize,
+    other: usize,
+}
+
+impl Size {
+    fn of(text: &str) -> Size {
+        let ascii = text.bytes().filter(u8::is_ascii).count();
+        Size {
+            ascii,
+            other: text.chars().count() - ascii,
+        }
     }
+
+    fn tokens(self) -> usize {
+        self.ascii.div_ceil(4) + self.other
+    }
+
+    /// Without `line` and its newline (none for an empty `line`), with
+    /// `new` and its newline instead if given.
+    fn replace(&mut self, line: &str, new: Option<&str>) {
+        if !line.is_empty() {
+            let old = Size::of(line);
+            self.ascii = self.ascii.saturating_sub(old.ascii + 1);
+            self.other = self.other.saturating_sub(old.other);
+        }
+        if let Some(new) = new.map(Size::of) {
+            self.ascii += new.ascii + 1;
+            self.other += new.other;
+        }
+    }
+}
+
+/// Oldest first, a standing line replaced by its `round`th shorter form
+/// until the cap holds.
+fn shorten_standing(root: &mut Parts, size: &mut Size, budget: usize, round: usize) {
+    let mut order: Vec<usize> = (0..root.topics.len())
+        .filter(|&i| !root.topics[i].forms.is_empty())
+        .collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(root.topics[i].age));
+    for i in order {
+        if !root.over(size.tokens(), budget) {
+            return;
+        }
+        let t = &mut root.topics[i];
+        let Some(next) = t.forms.get(round + 1).cloned() else {
+            continue;
+        };
+        size.replace(&t.text, Some(&next));
+        t.text = next;
+    }
+}
+
+/// Topics `which` allows dropped, until the cap holds: project and
+/// reference before user facts before rules, oldest first; each counted
+/// as omitted.
+fn drop_topics(
+    root: &mut Parts,
+    size: &mut Size,
+    budget: usize,
+    which: impl Fn(&TopicLine) -> bool,
+) {
+    if !root.over(size.tokens(), budget) {
+        return;
+    }
+    let topics = &root.topics;
+    let mut order: Vec<usize> = (0..topics.len()).filter(|&i| which(&topics[i])).collect();
+    order.sort_by_key(|&i| {
+        let kind = match topics[i].topic.kind {
+            EntryType::Project | EntryType::Reference => 0,
+            EntryType::User => 1,
+            EntryType::Feedback => 2,
+        };
+        (kind, std::cmp::Reverse(topics[i].age))
+    });
+    let mut drop = vec![false; topics.len()];
+    for i in order {
+        // (A rendered size already holds an omitted line, which `over`
+        // adds again: conservative by a line.)
+        if !root.over(size.tokens(), budget) {
+            break;
+        }
+        drop[i] = true;
+        size.replace(&root.topics[i].text, None);
+        root.omitted += 1;
+    }
+    let mut flags = drop.into_iter();
+    root.topics.retain(|_| !flags.next().unwrap_or(false));
 }
 
 /// What ends a section cut to stay under the cap.

@@ -1,20 +1,25 @@
 //! `memory/ROOT.md`: the topic index an agent loads into every session.
 //!
-//! Built mechanically from the tree: the Topics Index is computed from the
-//! topics in every node's frontmatter with the age of their latest mention;
-//! Active Context, Recent Patterns and Historical Summary are filled from
-//! the dates and topics too, unless someone wrote those sections by hand:
-//! a section without hipo's `<!-- hipo:auto -->` marker is kept verbatim.
-//! The result stays under `compaction.rootMaxTokens` by shortening the
-//! Historical Summary first, then dropping the oldest project and
-//! reference topics; if that is not enough, whatever the input, the
-//! generated sections are cut too (user and feedback topics next, Active
-//! Context last). Hand-written sections are never cut.
+//! Built mechanically from the tree and a few raw logs ([`notes`]): the
+//! Topics Index is computed from the topics in every node's frontmatter
+//! with the age of their latest mention, its standing `[feedback]` rules
+//! and `[user]` facts first and in their own words ([`standing`]: one item
+//! per rule, restatements merged, superseded entries replaced); Active
+//! Context says what each entry of the last days decided and Recent
+//! Patterns what recurs ([`recent`]); Historical Summary is filled from the
+//! dates and topics. A section someone wrote by hand (without hipo's
+//! `<!-- hipo:auto -->` marker) is kept verbatim. The result stays under
+//! `compaction.rootMaxTokens` by shortening the Historical Summary first,
+//! then dropping the oldest project and reference topics; if that is not
+//! enough, whatever the input, the generated sections are cut too (Recent
+//! Patterns, then the standing items shortened, Active Context, and only
+//! then standing items dropped: see [`cap`]). Hand-written sections are
+//! never cut.
 
 use crate::layout::NodeId;
 use crate::markdown::{EntryType, Frontmatter, Topic};
 use chrono::NaiveDate;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// Marks a section hipo generated and may regenerate.
 pub const AUTO: &str = "<!-- hipo:auto -->";
@@ -42,17 +47,26 @@ pub struct RootInput<'a> {
     /// Active Context, Recent Patterns and Historical Summary written by a
     /// model; used instead of the mechanical ones (hand-written still win).
     pub narrative: Option<[String; 3]>,
+    /// The entries of the raw logs [`notes::gather`] reads.
+    pub notes: Vec<Note>,
 }
 
 /// A rough token count (≈ 4 bytes a token), enough to enforce the cap.
 pub use crate::markdown::estimate_tokens;
 
 mod cap;
+mod context;
+pub mod notes;
+mod recent;
 mod sections;
+pub mod standing;
 
 use cap::{Frame, HISTORY_FLOOR, Parts, drop_old_topics, shorten_oldest, trim_to_cap};
+pub use context::for_context;
+use notes::{Note, standing_kind};
 pub use sections::sync_memory_md;
 use sections::{hand_written, kept_extra};
+use standing::Standing;
 
 /// Builds ROOT.md.
 pub fn build(input: &RootInput) -> String {
@@ -68,20 +82,21 @@ pub fn build(input: &RootInput) -> String {
         extra: kept_extra(input.existing),
     };
     let written = |i: usize| input.narrative.as_ref().map(|n| auto(n[i].clone()));
+    let standing = standing::standing(&input.notes, &first_mentions(input));
     let mut root = Parts {
         active: kept[0]
             .clone()
             .or_else(|| written(0))
-            .unwrap_or_else(|| auto(active_context(input))),
+            .unwrap_or_else(|| auto(recent::active_context(input))),
         patterns: kept[1]
             .clone()
             .or_else(|| written(1))
-            .unwrap_or_else(|| auto(recent_patterns(input))),
+            .unwrap_or_else(|| auto(recent::recent_patterns(input, &standing))),
         history: kept[2]
             .clone()
             .or_else(|| written(2))
             .unwrap_or_else(|| auto(historical_summary(input, true))),
-        topics: topic_lines(input.today, &latest_mentions(input)),
+        topics: topic_lines(input.today, &latest_mentions(input), &standing),
         omitted: 0,
     };
     let budget = input.max_tokens;
@@ -123,7 +138,24 @@ fn auto(body: String) -> String {
 pub(crate) struct TopicLine {
     pub(crate) topic: Topic,
     pub(crate) age: i64,
+    /// The line as written: a standing item's with its words.
     pub(crate) text: String,
+    /// A standing item's forms, longest first: the whole line, its rule or
+    /// first line cut short, its slug alone (tried in turn when the cap is
+    /// tight). Empty for other topics.
+    pub(crate) forms: Vec<String>,
+}
+
+/// Each topic's first mention (a restated rule holds since then).
+fn first_mentions(input: &RootInput) -> HashMap<Topic, NaiveDate> {
+    let mut first: HashMap<Topic, NaiveDate> = HashMap::new();
+    for (day, topics) in &input.days {
+        for t in topics.iter().filter(|t| standing_kind(t.kind)) {
+            let e = first.entry(t.clone()).or_insert(*day);
+            *e = (*e).min(*day);
+        }
+    }
+    first
 }
 
 /// Latest date each topic was mentioned: a day's date, or for topics only
@@ -148,9 +180,24 @@ fn latest_mentions(input: &RootInput) -> HashMap<Topic, NaiveDate> {
     latest
 }
 
-fn topic_lines(today: NaiveDate, latest: &HashMap<Topic, NaiveDate>) -> Vec<TopicLine> {
+/// The Topics Index: rules, then facts about people, then projects and
+/// references, each newest first. A standing topic carries its words (and
+/// since when it holds, what it replaced); a topic another replaced is
+/// left out; a series of project topics (`load-test-round-1` … `-8`) is
+/// one line.
+fn topic_lines(
+    today: NaiveDate,
+    latest: &HashMap<Topic, NaiveDate>,
+    standing: &[Standing],
+) -> Vec<TopicLine> {
+    let items: HashMap<&Topic, &Standing> = standing.iter().map(|s| (&s.topic, s)).collect();
+    let replaced: HashSet<(EntryType, &str)> = standing
+        .iter()
+        .flat_map(|s| s.replaces.iter().map(move |k| (s.topic.kind, k.as_str())))
+        .collect();
     let mut lines: Vec<TopicLine> = latest
         .iter()
+        .filter(|(t, _)| !replaced.contains(&(t.kind, t.keyword.as_str())))
         .map(|(t, d)| {
             let age = (today - *d).num_days().max(0);
             let stale = if t.kind == EntryType::Reference && age > 30 {
@@ -158,63 +205,102 @@ fn topic_lines(today: NaiveDate, latest: &HashMap<Topic, NaiveDate>) -> Vec<Topi
             } else {
                 ""
             };
+            let base = format!("- {} [{}, {age}d]{stale}", t.keyword, t.kind.as_str());
+            let forms = match items.get(t) {
+                Some(s) => standing_forms(&base, s, *d),
+                None => Vec::new(),
+            };
             TopicLine {
                 topic: t.clone(),
                 age,
-                text: format!("- {} [{}, {age}d]{stale}", t.keyword, t.kind.as_str()),
+                text: forms.first().cloned().unwrap_or(base),
+                forms,
             }
         })
         .collect();
     lines.sort_by(|a, b| {
-        (a.topic.kind, a.age, &a.topic.keyword).cmp(&(b.topic.kind, b.age, &b.topic.keyword))
+        (rank(a.topic.kind), a.age, &a.topic.keyword).cmp(&(
+            rank(b.topic.kind),
+            b.age,
+            &b.topic.keyword,
+        ))
     });
-    lines
+    fold_series(lines)
 }
 
-fn active_context(input: &RootInput) -> String {
-    let mut out = String::new();
-    for (day, topics) in input.days.iter().rev() {
-        let age = (input.today - *day).num_days();
-        if !(0..7).contains(&age) || topics.is_empty() {
-            continue;
-        }
-        let list: Vec<String> = topics.iter().map(Topic::render).collect();
-        out.push_str(&format!("- {day}: {}\n", list.join(", ")));
+/// Rules first: what an agent must obey, then whom it works with.
+fn rank(kind: EntryType) -> u8 {
+    match kind {
+        EntryType::Feedback => 0,
+        EntryType::User => 1,
+        EntryType::Project => 2,
+        EntryType::Reference => 3,
     }
-    if out.is_empty() {
-        out.push_str("- nothing logged in the last 7 days\n");
-    }
-    out
 }
 
-fn recent_patterns(input: &RootInput) -> String {
-    let mut days_per_topic: HashMap<&Topic, usize> = HashMap::new();
-    let mut per_type: BTreeMap<EntryType, usize> = BTreeMap::new();
-    for (day, topics) in &input.days {
-        if !(0..30).contains(&(input.today - *day).num_days()) {
+/// A standing item's line and its shorter forms.
+fn standing_forms(base: &str, s: &Standing, latest: NaiveDate) -> Vec<String> {
+    let mut tail = String::new();
+    if s.since < latest {
+        tail.push_str(&format!(" (since {})", s.since));
+    }
+    if !s.replaces.is_empty() {
+        // The newest few: an item restated under many titles over years
+        // would otherwise grow a line without end.
+        let shown: Vec<&str> = s.replaces.iter().take(3).map(String::as_str).collect();
+        let more = match s.replaces.len().saturating_sub(3) {
+            0 => String::new(),
+            n => format!(" and {n} more"),
+        };
+        tail.push_str(&format!(" (replaces {}{more})", shown.join(", ")));
+    }
+    vec![
+        format!("{base}: {}{tail}", s.text),
+        format!("{base}: {}", s.short),
+        base.to_string(),
+    ]
+}
+
+/// Project and reference lines of one series made one, where its newest
+/// stood: `- load-test-round-1–8 [project, 9d]: 8 topics`.
+fn fold_series(lines: Vec<TopicLine>) -> Vec<TopicLine> {
+    let key = |l: &TopicLine| {
+        (!standing_kind(l.topic.kind))
+            .then(|| {
+                recent::series(&l.topic.keyword).map(|(stem, _)| (l.topic.kind, stem.to_string()))
+            })
+            .flatten()
+    };
+    let mut members: HashMap<(EntryType, String), BTreeSet<u32>> = HashMap::new();
+    for l in &lines {
+        if let (Some(k), Some((_, n))) = (key(l), recent::series(&l.topic.keyword)) {
+            members.entry(k).or_default().insert(n);
+        }
+    }
+    let mut out = Vec::with_capacity(lines.len());
+    let mut done = HashSet::new();
+    for l in lines {
+        let Some(k) = key(&l).filter(|k| members[k].len() > 1) else {
+            out.push(l);
+            continue;
+        };
+        if !done.insert(k.clone()) {
             continue;
         }
-        for t in topics {
-            *days_per_topic.entry(t).or_default() += 1;
-            *per_type.entry(t.kind).or_default() += 1;
-        }
-    }
-    let mut recurring: Vec<(&Topic, usize)> =
-        days_per_topic.into_iter().filter(|(_, n)| *n > 1).collect();
-    recurring.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
-    let mut out = String::new();
-    if !per_type.is_empty() {
-        let counts: Vec<String> = per_type
-            .iter()
-            .map(|(k, n)| format!("{n} {}", k.as_str()))
-            .collect();
-        out.push_str(&format!("- last 30 days: {} entries\n", counts.join(", ")));
-    }
-    for (t, n) in recurring.into_iter().take(10) {
-        out.push_str(&format!("- recurring: {} ({n} days)\n", t.render()));
-    }
-    if out.is_empty() {
-        out.push_str("- no entries in the last 30 days\n");
+        let ns = &members[&k];
+        let keyword = format!("{}-{}", k.1, recent::numbers(ns));
+        let stale = if l.text.ends_with(" ?") { " ?" } else { "" };
+        out.push(TopicLine {
+            text: format!(
+                "- {keyword} [{}, {}d]{stale}: {} topics",
+                k.0.as_str(),
+                l.age,
+                ns.len()
+            ),
+            topic: Topic { keyword, kind: k.0 },
+            age: l.age,
+            forms: Vec::new(),
+        });
     }
     out
 }
@@ -290,6 +376,7 @@ mod tests {
             summaries: vec![],
             existing,
             narrative: None,
+            notes: Vec::new(),
         }
     }
 
@@ -316,7 +403,8 @@ mod tests {
     fn root_respects_its_cap_whatever_the_input() {
         // One day of ten thousand entries of every type, years of history,
         // and a model that wrote far too much: ROOT stays under its cap,
-        // with the newest of Active Context kept and the trim said.
+        // standing rules kept longest and the trim said. (Names that are
+        // not a numbered series, which would be folded into one line.)
         for budget in [3000, 600] {
             let mut inp = input(None, budget);
             let kinds = [
@@ -326,7 +414,7 @@ mod tests {
                 EntryType::Reference,
             ];
             let today: Vec<Topic> = (0..10_000)
-                .map(|i| t(&format!("entry-topic-{i}"), kinds[i % 4]))
+                .map(|i| t(&format!("entry-{i}-topic"), kinds[i % 4]))
                 .collect();
             inp.days.push((d("2027-01-21"), today));
             for m in 0..120 {
@@ -343,7 +431,8 @@ mod tests {
             for title in SECTIONS {
                 assert!(out.contains(&format!("## {title}\n")), "{out}");
             }
-            assert!(out.contains("- 2027-01-21: entry-topic-0 [user]"), "{out}");
+            assert!(out.contains(" [feedback, 0d]\n"), "{out}");
+            assert!(!out.contains(" [project, "), "{out}");
             assert!(out.contains("trimmed to stay under rootMaxTokens"), "{out}");
             inp.narrative = Some([
                 "- did a thing\n".repeat(5000),
@@ -365,7 +454,7 @@ mod tests {
         for i in 0..400 {
             inp.days.push((
                 d("2026-12-01"),
-                vec![t(&format!("project-topic-number-{i}"), EntryType::Project)],
+                vec![t(&format!("project-{i}-topic"), EntryType::Project)],
             ));
         }
         let out = build(&inp);
@@ -381,7 +470,7 @@ mod tests {
         for i in 0..300 {
             inp.days.push((
                 d("2026-06-01"),
-                vec![t(&format!("old-project-{i}"), EntryType::Project)],
+                vec![t(&format!("old-{i}-project"), EntryType::Project)],
             ));
         }
         let history: String = (1..=40)
@@ -398,10 +487,7 @@ mod tests {
             "not replaced by the mechanical one"
         );
         // Old project topics moved to Historical Summary.
-        assert!(
-            out.contains("- 2026-06 (earlier topics): old-project-"),
-            "{out}"
-        );
+        assert!(out.contains("- 2026-06 (earlier topics): old-"), "{out}");
         assert!(out.contains("likes-rust [user"));
     }
 
@@ -412,7 +498,7 @@ mod tests {
         for i in 0..200 {
             inp.days.push((
                 d("2026-06-01"),
-                vec![t(&format!("old-project-{i}"), EntryType::Project)],
+                vec![t(&format!("old-{i}-project"), EntryType::Project)],
             ));
         }
         let out = build(&inp);
