@@ -142,6 +142,9 @@ impl Store {
         }
         match Self::open_checked(&path) {
             Ok(store) => Ok((store, None)),
+            // A full or read-only disk is no reason to delete the store:
+            // it is said, and the store stays for a later run.
+            Err(unusable) if unusable.is_refusal() => Err(unusable.into_error(&path)),
             Err(unusable) => {
                 let reason = unusable.describe(&path);
                 let _ = std::fs::remove_file(&path);
@@ -181,11 +184,56 @@ impl Store {
         (codec::decode::<u32>(&schema) == Some(SCHEMA_VERSION)).then_some(StoreReader { db })
     }
 
+    /// The store read into memory, for a command that only reads where
+    /// the disk refuses writes (a read-only mount): whatever redb or the
+    /// command writes (a repair, a schema) lands in memory, and the file
+    /// is never touched. A store that is missing or unusable reads as an
+    /// empty one, with a warning saying so.
+    pub(crate) fn open_in_memory(root: &Path) -> Result<(Store, Option<String>)> {
+        let path = Self::path_in(root);
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return Err(Error::io(&path, e)),
+        };
+        let copy = |bytes: &[u8]| -> std::result::Result<Store, Unusable> {
+            use redb::StorageBackend;
+            let backend = redb::backends::InMemoryBackend::new();
+            let fill = backend
+                .set_len(bytes.len() as u64)
+                .and_then(|()| backend.write(0, bytes));
+            fill.map_err(|e| Unusable::Unreadable(redb::Error::Io(e)))?;
+            let db = redb::Builder::new()
+                .set_cache_size(CACHE_BYTES)
+                .create_with_backend(backend)
+                .map_err(|e| Unusable::Unreadable(e.into()))?;
+            Self::checked(db, &path)
+        };
+        match copy(&bytes) {
+            Ok(store) => Ok((store, None)),
+            Err(unusable) => {
+                let reason = unusable.describe(&path);
+                let store = copy(&[]).map_err(|u| u.into_error(&path))?;
+                Ok((
+                    store,
+                    Some(format!(
+                        "warning: {reason}; read as empty (the disk is read only, nothing was rebuilt)"
+                    )),
+                ))
+            }
+        }
+    }
+
     fn open_checked(path: &Path) -> std::result::Result<Store, Unusable> {
         let db = redb::Builder::new()
             .set_cache_size(CACHE_BYTES)
             .create(path)
             .map_err(|e| Unusable::Unreadable(e.into()))?;
+        Self::checked(db, path)
+    }
+
+    /// `db` as the store, if it is of this schema (a new one is given it).
+    fn checked(db: Database, path: &Path) -> std::result::Result<Store, Unusable> {
         let store = Store {
             db,
             path: path.to_path_buf(),
@@ -363,6 +411,16 @@ impl Unusable {
             Unusable::Unreadable(e) => format!("store {} unreadable ({e})", path.display()),
             Unusable::Schema(v) => format!("store schema {v} is not {SCHEMA_VERSION}"),
             Unusable::Failed(e) => e.to_string(),
+        }
+    }
+
+    /// True when the disk refused a write (full, read only): the file
+    /// may be perfectly good.
+    fn is_refusal(&self) -> bool {
+        match self {
+            Unusable::Unreadable(e) => crate::error::Refusal::under(e).is_some(),
+            Unusable::Schema(_) => false,
+            Unusable::Failed(e) => e.refusal().is_some(),
         }
     }
 
