@@ -22,6 +22,10 @@ use crate::summarize::NoneSummarizer;
 use chrono::{DateTime, NaiveDate, Utc};
 use std::time::Duration;
 
+/// How a search looks at the tree: sealed files as compaction saw them
+/// (`index::Stat::Sealed`); `hipo index` stats every file.
+const SEARCH: index::Stat = index::Stat::Sealed;
+
 /// What a search answering while another hipo holds the lock says.
 const BUSY: &str =
     "another hipo process is updating this project; results may miss its latest changes";
@@ -71,7 +75,7 @@ impl Hipo {
                     let _lock = crate::timing::span("lock");
                     self.lock(wait)?
                 };
-                self.update(&session, progress)
+                self.update(&session, index::Stat::Every, progress)
             }
             Patience::Search { max_wait } => self.fresh_for_search(max_wait, progress),
         }
@@ -83,7 +87,7 @@ impl Hipo {
             Session::open_now(self)
         };
         match locked {
-            Ok(session) => self.update(&session, progress).or_else(|e| {
+            Ok(session) => self.update(&session, SEARCH, progress).or_else(|e| {
                 let why = e.refusal().map(|r| r.stale_note());
                 why.and_then(|why| Fresh::as_is(&self.root, why.into()))
                     .ok_or(e)
@@ -93,7 +97,7 @@ impl Hipo {
                 // No index to answer from: wait for the writer, saying so.
                 None => {
                     let session = self.lock(max_wait)?;
-                    self.update(&session, progress)
+                    self.update(&session, SEARCH, progress)
                 }
             },
             Err(e) => match e.refusal() {
@@ -106,7 +110,7 @@ impl Hipo {
     /// Without the lock and without a write: current when a read-only
     /// look finds nothing changed, else the index as it is (`why` said).
     fn unlocked(&self, why: &str) -> Option<Fresh> {
-        let current = index::check(&self.root, &self.config)
+        let current = index::check(&self.root, &self.config, SEARCH)
             .ok()
             .and_then(index::current);
         current.or_else(|| Fresh::as_is(&self.root, why.into()))
@@ -114,8 +118,13 @@ impl Hipo {
 
     /// Under `session`'s lock: a look, and an update from it when it
     /// found a change (the session's store opened only then).
-    fn update(&self, session: &Session, progress: &dyn Progress) -> Result<Fresh> {
-        let check = index::check(&self.root, &self.config)?;
+    fn update(
+        &self,
+        session: &Session,
+        stat: index::Stat,
+        progress: &dyn Progress,
+    ) -> Result<Fresh> {
+        let check = index::check(&self.root, &self.config, stat)?;
         let store = || {
             let (store, warning) = session.opened()?;
             Ok((store, warning.clone()))

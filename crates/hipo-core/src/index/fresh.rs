@@ -9,10 +9,12 @@ use super::sync::{Look, SyncReport, scan_against, sync_from};
 use super::version;
 use crate::config::Config;
 use crate::error::Result;
+use crate::layout::{self, PathKind};
 use crate::progress::Progress;
 use crate::scan::{Found, Listing};
 use crate::store::index::IndexedFile;
 use crate::store::{Store, StoreReader};
+use chrono::NaiveDate;
 use std::collections::HashMap;
 use std::path::Path;
 use std::time::Duration;
@@ -110,14 +112,33 @@ pub(crate) enum Check {
     Unknown,
 }
 
+/// How many days after its period ends a dated file of `memory/` is
+/// sealed: a search takes its stamp from compaction's records instead of
+/// the disk ([`Stat::Sealed`]).
+pub(crate) const SEAL_DAYS: i64 = 31;
+
+/// How a look learns the stamps of the files it lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stat {
+    /// Every file stat'ed (`hipo index`).
+    Every,
+    /// A raw log or node whose period ended [`SEAL_DAYS`] ago is taken as
+    /// compaction last saw or wrote it (the store's file records), not
+    /// stat'ed: its directory is still read, so a file added or gone is
+    /// seen at once, and an edit in place is seen by the next compaction
+    /// (which stats every file and records the new stamp), then indexed by
+    /// the next search. Every other file is stat'ed each time.
+    Sealed,
+}
+
 /// The common case costs not a single disk write: the store opened read
 /// only says the index is current and a stat of the tree finds no change.
-/// Every file is stat'ed each time (an edit in place, a rename or a
-/// restored mtime is seen by the next search); what is saved is the work
-/// around it: the files' stamps (size and change stamp, a table of their
-/// own) are read in path order straight from the store and merged with
-/// the sorted listing, and only a change builds the maps a sync needs.
-pub(crate) fn check(root: &Path, config: &Config) -> Result<Check> {
+/// Every file not sealed is stat'ed each time (an edit in place, a rename
+/// or a restored mtime is seen by the next search); what is saved is the
+/// work around it: the files' stamps (size and change stamp, a table of
+/// their own) are read in path order straight from the store and merged
+/// with the sorted listing, and only a change builds the maps a sync needs.
+pub(crate) fn check(root: &Path, config: &Config, stat: Stat) -> Result<Check> {
     let span = crate::timing::span("store open");
     let Some(db) = Store::open_read_only(root) else {
         return Ok(Check::Unknown);
@@ -126,7 +147,15 @@ pub(crate) fn check(root: &Path, config: &Config) -> Result<Check> {
         return Ok(Check::Unknown);
     }
     drop(span);
-    let listing = Listing::walk(root, &config.search.extra_globs)?;
+    let globs = &config.search.extra_globs;
+    let listing = match stat {
+        Stat::Every => Listing::walk(root, globs)?,
+        Stat::Sealed => {
+            let cutoff = chrono::Utc::now().date_naive() - chrono::Duration::days(SEAL_DAYS);
+            let sealed = sealed_stamps(&db, cutoff);
+            Listing::walk_vouched(root, globs, &|rel| sealed.get(rel).copied())?
+        }
+    };
     let span = crate::timing::span("store records + compare");
     let same = listing
         .clean_files()
@@ -179,6 +208,28 @@ pub(crate) fn check(root: &Path, config: &Config) -> Result<Check> {
         return Ok(Check::Unknown);
     }
     Ok(Check::Fresh(Box::new((index, report))))
+}
+
+/// The stamps compaction recorded of the files sealed before `cutoff`.
+fn sealed_stamps(db: &StoreReader, cutoff: NaiveDate) -> HashMap<String, (u64, i128)> {
+    let _span = crate::timing::span("sealed stamps");
+    let mut out = HashMap::new();
+    db.visit_file_stamps(
+        |rel| sealed(rel, cutoff),
+        |rel, stamp| {
+            out.insert(rel.to_string(), stamp);
+        },
+    );
+    out
+}
+
+/// True for a raw log or node (not ROOT) whose period ended before `cutoff`.
+fn sealed(rel: &str, cutoff: NaiveDate) -> bool {
+    match layout::classify(rel) {
+        Ok(PathKind::Raw(day)) => day < cutoff,
+        Ok(PathKind::Node(id)) => id.date_range().is_some_and(|(_, end)| end < cutoff),
+        _ => false,
+    }
 }
 
 /// True when the stamps table holds exactly the records' stamps.

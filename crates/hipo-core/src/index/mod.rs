@@ -33,7 +33,7 @@ pub(crate) use crate::layout::{day_number, day_of};
 pub(crate) use documents::section_lines;
 pub use export::{ExportOptions, ExportReport, export};
 pub use fresh::{Fresh, Patience};
-pub(crate) use fresh::{check, current, update};
+pub(crate) use fresh::{Stat, check, current, update};
 pub(crate) use parts::{LinesBetween, line_count, lines_between, section_from};
 
 pub(crate) use schema::Fields;
