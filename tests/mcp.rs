@@ -299,6 +299,14 @@ fn engine_problems_are_tool_errors_and_a_held_lock_is_waited_on_boundedly() {
         msg.contains("another hipo process") && msg.contains("waited 0.3 s"),
         "{msg}"
     );
+    // Nothing changed: a read-only look says the index is current.
+    let r = c.call("search", json!({"query": "postgres"}));
+    assert_eq!(r["result"]["structuredContent"]["fresh"], true, "{r}");
+    // A file changed: the index as it is answers, without waiting.
+    p.append(
+        "memory/2027-01-20.md",
+        "\n## Walrus drill [project]\n- walrus\n",
+    );
     let r = c.call("search", json!({"query": "postgres"}));
     assert_eq!(r["result"]["structuredContent"]["fresh"], false, "{r}");
     assert!(

@@ -258,16 +258,31 @@ fn a_busy_project_is_searched_as_it_is() {
     p.hits(&["postgres"]);
     let project = hipo_core::Hipo::open(p.path()).unwrap();
     let _held = project.lock(std::time::Duration::ZERO).unwrap();
-    let out = p
-        .hipo()
-        .args(["--json", "search", "postgres"])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let search = |q: &str| {
+        let out = p.hipo().args(["--json", "search", q]).output().unwrap();
+        assert!(out.status.success());
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        (v, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    // Nothing changed: a read-only look, without the lock, says current.
+    let (v, err) = search("postgres");
+    assert_eq!(v["fresh"], true, "{err}");
+    assert!(err.is_empty(), "{err}");
+    // A change it cannot index without the lock: the index as it is.
+    p.append(
+        "memory/2027-01-20.md",
+        "\n## Walrus drill [project]\n- walrus\n",
+    );
+    let (v, err) = search("postgres");
     assert_eq!(v["fresh"], false);
     assert!(!v["hits"].as_array().unwrap().is_empty());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("another hipo process"));
+    assert!(err.contains("another hipo process"), "{err}");
+    assert!(search("walrus").0["hits"].as_array().unwrap().is_empty());
+    // The lock let go: the next search sees the change.
+    drop(_held);
+    let (v, _) = search("walrus");
+    assert_eq!(v["fresh"], true);
+    assert_eq!(v["hits"][0]["path"], "memory/2027-01-20.md", "{v}");
 }
 
 #[test]

@@ -55,7 +55,8 @@ pub fn run(ctx: &Ctx, args: &SearchArgs) -> Result<u8> {
         struct Out<'a> {
             query: String,
             took_ms: f64,
-            /// False when another hipo held the lock and the index was not updated.
+            /// False when the index could not be updated (another hipo held
+            /// the lock, or the disk is full or read only) and was searched as it was.
             fresh: bool,
             /// With a mode other than lexical: whether vectors ranked
             /// (false when the model failed and the search was lexical).

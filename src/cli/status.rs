@@ -8,12 +8,12 @@ use anyhow::Result;
 pub fn run(ctx: &Ctx, args: &LlmArgs) -> Result<u8> {
     let hipo = ctx.hipo()?;
     let llm = settings(&hipo, args)?;
-    let session = hipo.lock(ctx.lock_wait())?;
-    if let Some(w) = session.store_warning()? {
+    let today = ctx.today();
+    let now = hipo_core::facade::clock_on(today);
+    let report = hipo.status(&llm, today, now, ctx.lock_wait())?;
+    if let Some(w) = &report.store.warning {
         eprintln!("hipo: {w}");
     }
-    let today = ctx.today();
-    let report = session.status(&llm, today, hipo_core::facade::clock_on(today))?;
     if ctx.json {
         print_json(&report)?;
     } else {

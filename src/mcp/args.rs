@@ -236,7 +236,7 @@ impl<'a> HitOut<'a> {
 pub(super) fn freshness(fresh: bool, warnings: &[String]) -> String {
     let mut out = String::new();
     if !fresh {
-        out.push_str("fresh: false (another hipo process was writing; these results come from the index as it was and may miss the newest entries)\n");
+        out.push_str("fresh: false (the index could not be updated just now, the warning says why; these results come from the index as it was and may miss the newest entries)\n");
     }
     for w in warnings {
         out.push_str(&format!("warning: {w}\n"));

@@ -120,10 +120,9 @@ impl Server {
     }
 
     /// How long a search may wait when there is no index yet to answer
-    /// from: past [`hipo_core::facade::SEARCH_PATIENCE`], after which an
-    /// existing index answers as it is.
+    /// from (with one, it never waits): at least three seconds.
     pub(super) fn read_wait(&self) -> Duration {
-        self.lock_wait().max(hipo_core::facade::SEARCH_PATIENCE * 2)
+        self.lock_wait().max(Duration::from_secs(3))
     }
 
     /// The model settings for compact and status.

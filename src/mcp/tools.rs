@@ -203,8 +203,7 @@ impl Server {
             Err(e) => return Ok(failed(&e, wait)),
         };
         let report = blocking(move || {
-            hipo.lock(wait)?
-                .status(&llm, today, chrono::Utc::now())
+            hipo.status(&llm, today, chrono::Utc::now(), wait)
                 .map(|r| render::status(Style::PLAIN, &r))
         })
         .await?;

@@ -151,8 +151,9 @@ fn looks_misspelt(key: &str, known: &str) -> bool {
     prev[b.len()] <= 2
 }
 
-/// `compaction.*`: thresholds in lines, cooldown in hours.
-#[derive(Debug, Clone, Deserialize, PartialEq)]
+/// `compaction.*`: thresholds in lines, cooldown in hours. Serialized
+/// into the key of a settled compaction (`compact::settled`).
+#[derive(Debug, Clone, Deserialize, Serialize, PartialEq)]
 #[serde(default, rename_all = "camelCase")]
 pub struct CompactionConfig {
     pub daily_threshold: usize,

@@ -106,6 +106,63 @@ fn io_hint(e: &std::io::Error) -> &'static str {
     }
 }
 
+/// Why a disk refused a write: hipo cannot fix either, and a reader
+/// answers from what it has ([`Error::refusal`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// No space left (or the quota reached).
+    Full,
+    /// A read-only mount, or no permission to write there.
+    ReadOnly,
+}
+
+impl Refusal {
+    fn of(kind: std::io::ErrorKind) -> Option<Refusal> {
+        use std::io::ErrorKind;
+        match kind {
+            ErrorKind::StorageFull | ErrorKind::QuotaExceeded => Some(Refusal::Full),
+            ErrorKind::ReadOnlyFilesystem | ErrorKind::PermissionDenied => Some(Refusal::ReadOnly),
+            _ => None,
+        }
+    }
+
+    /// The refusal somewhere under `e`: the chain of sources is searched
+    /// for the I/O error; tantivy and redb keep some of theirs where only
+    /// their `Debug` text shows the kind, so that is read last.
+    pub(crate) fn under(e: &(dyn std::error::Error + 'static)) -> Option<Refusal> {
+        let mut cur = Some(e);
+        while let Some(e) = cur {
+            if let Some(r) = e
+                .downcast_ref::<std::io::Error>()
+                .and_then(|io| Refusal::of(io.kind()))
+            {
+                return Some(r);
+            }
+            cur = e.source();
+        }
+        let text = format!("{e:?}");
+        if text.contains("StorageFull") || text.contains("QuotaExceeded") {
+            Some(Refusal::Full)
+        } else if text.contains("ReadOnlyFilesystem") {
+            Some(Refusal::ReadOnly)
+        } else {
+            None
+        }
+    }
+
+    /// What a search answering from an index it could not update says.
+    pub fn stale_note(self) -> &'static str {
+        match self {
+            Refusal::Full => {
+                "the disk is full: searched the index as it is (it may miss changes since its last update); free some space and run hipo again"
+            }
+            Refusal::ReadOnly => {
+                "the project is read only here: searched the index as it is (it may miss changes since its last update)"
+            }
+        }
+    }
+}
+
 /// `what: `, or nothing for an empty `what`.
 fn prefix(what: &str) -> String {
     if what.is_empty() {
@@ -122,6 +179,12 @@ impl Error {
             what,
             source: Box::new(e),
         }
+    }
+
+    /// Whether a disk refused a write somewhere under this error (full,
+    /// or read only): [`Refusal::under`].
+    pub fn refusal(&self) -> Option<Refusal> {
+        Refusal::under(self)
     }
 
     /// Wraps an I/O error with the path it concerns.
@@ -164,5 +227,31 @@ impl std::fmt::Display for Problem {
             Some(line) => write!(f, "{}:{}: {}", self.path, line, self.message),
             None => write!(f, "{}: {}", self.path, self.message),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_or_read_only_disk_is_found_under_any_wrapper() {
+        let full = || std::io::Error::from(std::io::ErrorKind::StorageFull);
+        assert_eq!(Error::io("x", full()).refusal(), Some(Refusal::Full));
+        let redb = Error::Store {
+            path: "s".into(),
+            source: Box::new(redb::Error::Io(full())),
+        };
+        assert_eq!(redb.refusal(), Some(Refusal::Full));
+        let tantivy = Error::index("committing")(tantivy::TantivyError::from(
+            tantivy::directory::error::OpenWriteError::wrap_io_error(
+                std::io::Error::from(std::io::ErrorKind::ReadOnlyFilesystem),
+                "meta.json".into(),
+            ),
+        ));
+        assert_eq!(tantivy.refusal(), Some(Refusal::ReadOnly));
+        let other = Error::io("x", std::io::Error::other("boom"));
+        assert_eq!(other.refusal(), None);
+        assert_eq!(Error::Query("bad".into()).refusal(), None);
     }
 }

@@ -107,14 +107,33 @@ pub(crate) struct Listing(Walked);
 impl Listing {
     /// Walks `root` as [`scan_with_globs`] does.
     pub fn walk(root: &Path, extra_globs: &[String]) -> Result<Listing> {
+        Self::walk_vouched(root, extra_globs, &|_| None)
+    }
+
+    /// [`Listing::walk`], but a regular file `vouched` gives a size and
+    /// change stamp for is listed with them, not stat'ed: every name is
+    /// still read from its directory (a file added or gone is seen), only
+    /// the stat of a file someone vouches for is saved.
+    pub fn walk_vouched(root: &Path, extra_globs: &[String], vouched: Vouched) -> Result<Listing> {
         let _span = crate::timing::span("scan: walk + stat");
-        let mut walked = walk_roots(root);
+        let mut walked = Walked::default();
+        for dir in ROOT_DIRS {
+            let wanted = |rel: &str| rel.ends_with(".md");
+            walk(root, dir, usize::MAX, &mut walked, &wanted, vouched);
+        }
         if !extra_globs.is_empty() {
             let set = glob_set(extra_globs)?;
             let seen: HashSet<String> = walked.found.iter().map(|f| f.rel.clone()).collect();
             let mut extra = Walked::default();
             for (dir, depth) in glob_bases(extra_globs) {
-                walk(root, &dir, depth, &mut extra, &|rel| set.is_match(rel));
+                walk(
+                    root,
+                    &dir,
+                    depth,
+                    &mut extra,
+                    &|rel| set.is_match(rel),
+                    &|_| None,
+                );
             }
             extra.found.sort_by(|a, b| a.rel.cmp(&b.rel));
             extra.found.dedup_by(|a, b| a.rel == b.rel);
@@ -187,9 +206,20 @@ fn walk_roots(root: &Path) -> Walked {
 
 fn walk_roots_into(root: &Path, walked: &mut Walked) {
     for dir in ROOT_DIRS {
-        walk(root, dir, usize::MAX, walked, &|rel| rel.ends_with(".md"));
+        walk(
+            root,
+            dir,
+            usize::MAX,
+            walked,
+            &|rel| rel.ends_with(".md"),
+            &|_| None,
+        );
     }
 }
+
+/// A file's size and change stamp as someone other than the disk knows
+/// them ([`Listing::walk_vouched`]), `None` to stat it.
+pub(crate) type Vouched<'a> = &'a dyn Fn(&str) -> Option<(u64, i128)>;
 
 fn scan_found(root: &Path, known: &HashMap<String, FileRecord>, walked: Walked) -> Scan {
     let Walked {
@@ -292,8 +322,16 @@ fn hash_file(root: &Path, rel: &str) -> std::result::Result<Hash, Problem> {
 }
 
 /// Collects the files below `rel_dir` that `wanted` accepts, at most
-/// `depth` levels down (1: the directory's own files), skipping dot-names.
-fn walk(root: &Path, rel_dir: &str, depth: usize, out: &mut Walked, wanted: &dyn Fn(&str) -> bool) {
+/// `depth` levels down (1: the directory's own files), skipping dot-names;
+/// a regular file `vouched` knows is not stat'ed.
+fn walk(
+    root: &Path,
+    rel_dir: &str,
+    depth: usize,
+    out: &mut Walked,
+    wanted: &dyn Fn(&str) -> bool,
+    vouched: Vouched,
+) {
     let dir = if rel_dir.is_empty() {
         root.to_path_buf()
     } else {
@@ -333,6 +371,17 @@ fn walk(root: &Path, rel_dir: &str, depth: usize, out: &mut Walked, wanted: &dyn
         let Ok(file_type) = entry.file_type() else {
             continue;
         };
+        if file_type.is_file()
+            && wanted(&rel)
+            && let Some((size, mtime_ns)) = vouched(&rel)
+        {
+            out.add(Found {
+                rel,
+                size,
+                mtime_ns,
+            });
+            continue;
+        }
         let meta = if file_type.is_symlink() {
             match follow(&entry, &rel, wanted, out) {
                 Some(m) => m,
@@ -358,7 +407,7 @@ fn walk(root: &Path, rel_dir: &str, depth: usize, out: &mut Walked, wanted: &dyn
                 });
             }
             if depth > 1 {
-                walk(root, &rel, depth - 1, out, wanted);
+                walk(root, &rel, depth - 1, out, wanted, vouched);
             }
         } else if !meta.is_file() && wanted(&rel) {
             // A FIFO, device or socket by a Markdown file's name (or a

@@ -2,7 +2,7 @@
 //! computed by planning a compaction without writing anything.
 
 use crate::compact::{self, Action, NodeInfo, Options};
-use crate::config::CompactionState;
+use crate::config::{CompactionState, Config};
 use crate::error::{Problem, Result};
 use crate::layout::Level;
 use crate::markdown::Status;
@@ -13,6 +13,7 @@ use crate::summarize::Summarizer;
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::path::Path;
 
 /// Nodes of one level by status.
 #[derive(Debug, Default, Clone, Serialize)]
@@ -75,26 +76,30 @@ pub struct StatusReport {
     pub problems: Vec<Problem>,
 }
 
-/// What a status reads of a project: the caller (the facade's `Session`)
-/// holds the project lock and has opened the store.
-pub(crate) struct Locked<'a> {
-    pub root: &'a std::path::Path,
-    pub config: &'a crate::config::Config,
+/// What a status reads: the project and its store, however the facade
+/// opened them (under the lock, or read into memory on a read-only disk).
+pub(crate) struct Sources<'a> {
+    pub root: &'a Path,
+    pub config: &'a Config,
     pub store: &'a Store,
-    /// Why the store was rebuilt when it was opened, if it was.
+    /// Set when the store could not be used as it was.
     pub store_warning: Option<String>,
 }
 
-/// Computes the status. The caller holds the project lock.
+/// Computes the status from `sources`; writes nothing.
 pub(crate) fn status(
-    project: Locked<'_>,
+    sources: Sources<'_>,
     scan: Scan,
     summarizer: &dyn Summarizer,
     today: NaiveDate,
     now: DateTime<Utc>,
 ) -> Result<StatusReport> {
-    let (root, config, store) = (project.root, project.config, project.store);
-    let store_warning = project.store_warning;
+    let Sources {
+        root,
+        config,
+        store,
+        store_warning,
+    } = sources;
     let file_records = store.file_count()?;
     // The configured summarizer (never called in a dry run), so nodes a
     // model wrote are seen as up to date, as `compact` would see them.

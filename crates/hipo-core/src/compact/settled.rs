@@ -72,12 +72,18 @@ pub(super) fn key(
     }
     let exe = std::env::current_exe().and_then(std::fs::metadata).ok()?;
     let mut h = blake3::Hasher::new();
-    h.update(b"hipo-settled-v1\0");
+    h.update(b"hipo-settled-v2\0");
     h.update(env!("CARGO_PKG_VERSION").as_bytes());
+    h.update(b"\0");
     h.update(&exe.len().to_le_bytes());
     h.update(&scan::mtime_ns(&exe).to_le_bytes());
     h.update(&crate::store::SCHEMA_VERSION.to_le_bytes());
-    h.update(format!("{config:?}\0{}\0", options.today).as_bytes());
+    // The config as serialized, not its `Debug` text: a field's value,
+    // not how Rust prints it, decides (a float printed alike is the same).
+    let config = codec::encode(config);
+    h.update(&(config.len() as u64).to_le_bytes());
+    h.update(&config);
+    h.update(format!("{}\0", options.today).as_bytes());
     h.update(summarizer.writer().to_string().as_bytes());
     h.update(&[u8::from(summarizer.is_active())]);
     Some(*h.finalize().as_bytes())
@@ -223,5 +229,37 @@ fn meta(settled: Vec<u8>, nodes: Vec<u8>) -> Batch {
             (NODES_KEY.to_string(), nodes),
         ],
         ..Batch::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::summarize::NoneSummarizer;
+
+    #[test]
+    fn the_key_follows_the_serialized_config_and_the_day() {
+        let day = chrono::NaiveDate::from_ymd_opt(2027, 1, 21).unwrap();
+        let options = Options::new(day);
+        let config = CompactionConfig::default();
+        let k = |c: &CompactionConfig, o: &Options| key(c, o, &NoneSummarizer);
+        assert_eq!(k(&config, &options), k(&config.clone(), &options));
+        let cooler = CompactionConfig {
+            cooldown_hours: 3.000001,
+            ..config.clone()
+        };
+        assert_ne!(k(&config, &options), k(&cooler, &options));
+        let tighter = CompactionConfig {
+            daily_threshold: 201,
+            ..config.clone()
+        };
+        assert_ne!(k(&config, &options), k(&tighter, &options));
+        let tomorrow = Options::new(day.succ_opt().unwrap());
+        assert_ne!(k(&config, &options), k(&config, &tomorrow));
+        let dry = Options {
+            dry_run: true,
+            ..options.clone()
+        };
+        assert_eq!(k(&config, &dry), None, "a dry run is never settled");
     }
 }

@@ -7,6 +7,7 @@
 //! operation that writes (compact, append, summarize) is a method of it,
 //! so the type system says who may write.
 
+mod read;
 mod session;
 
 pub use crate::project::InitReport;
@@ -24,11 +25,6 @@ use crate::recall;
 use crate::search::{self, Hit, get, query::Query};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-/// How long a search waits for another hipo process before answering
-/// from the index as it is: long enough for an append or a mechanical
-/// compaction, short enough that a model-backed run never stalls a read.
-pub const SEARCH_PATIENCE: Duration = Duration::from_millis(1500);
 
 /// Called when an operation starts waiting for another hipo process.
 type WaitNotice = Box<dyn Fn(&Path) + Send + Sync>;
@@ -127,11 +123,14 @@ impl Hipo {
         }
     }
 
-    /// The search index, brought up to date first. If a writer holds the
-    /// lock past [`SEARCH_PATIENCE`] (or past `wait` if shorter), an
-    /// existing index is used as it is (`fresh` false, with a warning):
-    /// a search never fails because a writer is busy. With no index yet it
-    /// waits up to `wait` in all, then fails with [`Error::Busy`]. Redaction of stale sections is decided here, not by callers.
+    /// The search index, brought up to date first when the lock is free.
+    /// A search never waits for a writer while an index exists, and never
+    /// fails because it cannot write: with the lock busy or the disk full
+    /// or read only it answers from the index (current if nothing changed,
+    /// else as it is: `fresh` false, with a warning). With no index yet it
+    /// waits up to `wait` for a writer (saying so through
+    /// [`Hipo::on_wait`]), then fails with [`Error::Busy`]. Redaction of
+    /// stale sections is decided here, not by callers.
     pub fn searcher(&self, wait: Duration, progress: &dyn Progress) -> Result<Searcher> {
         self.searcher_in(None, wait, progress)
     }
@@ -146,13 +145,7 @@ impl Hipo {
         // Settings first: a mode needing a model without one fails before
         // any work.
         let settings = self.embed_settings_in(mode)?;
-        // A lock wait shorter than the patience shortens it: a search never
-        // fails because a writer is busy while an index exists.
-        let patience = index::Patience::Search {
-            patience: SEARCH_PATIENCE,
-            max_wait: wait,
-        };
-        let fresh = index::fresh(&self.root, patience, progress)?;
+        let fresh = self.fresh(index::Patience::Search { max_wait: wait }, progress)?;
         self.searcher_of(fresh, settings, progress)
     }
 
@@ -214,7 +207,7 @@ impl Hipo {
     /// a writer and fails with [`Error::Busy`] rather than answer stale.
     pub fn index(&self, wait: Duration, progress: &dyn Progress) -> Result<Searcher> {
         let settings = self.embed_settings()?;
-        let fresh = index::fresh(&self.root, index::Patience::Update(wait), progress)?;
+        let fresh = self.fresh(index::Patience::Update(wait), progress)?;
         self.searcher_of(fresh, settings, progress)
     }
 
@@ -384,8 +377,9 @@ impl Searcher {
         self.notes.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
-    /// False when another hipo held the lock and the index was searched
-    /// as it was.
+    /// False when the index was searched as it was: another hipo held the
+    /// lock or the disk refused a write, and a read-only look found a
+    /// change it could not index.
     pub fn is_fresh(&self) -> bool {
         self.fresh.sync.is_some()
     }

@@ -12,7 +12,7 @@ use crate::llm::{self, Backend, OllamaSummarizer, Settings};
 use crate::platform::Platform;
 use crate::progress::Progress;
 use crate::project;
-use crate::status::{self, StatusReport};
+use crate::status::StatusReport;
 use crate::store::Store;
 use crate::summarize::{NoneSummarizer, Summarizer};
 use chrono::{DateTime, NaiveDate, Utc};
@@ -63,6 +63,17 @@ impl<'h> Session<'h> {
         })
     }
 
+    /// The lock if it is free now: no wait and no notice, for a read
+    /// that answers without it when another process holds it.
+    pub(super) fn open_now(hipo: &'h Hipo) -> Result<Session<'h>> {
+        let lock = ProjectLock::acquire(&hipo.root, Duration::ZERO, || {})?;
+        Ok(Session {
+            hipo,
+            store: std::sync::OnceLock::new(),
+            _lock: lock,
+        })
+    }
+
     /// How long taking the project lock waited for another process.
     pub fn lock_waited(&self) -> std::time::Duration {
         self._lock.waited()
@@ -84,7 +95,7 @@ impl<'h> Session<'h> {
         Ok(&self.opened()?.0)
     }
 
-    fn opened(&self) -> Result<&(Store, Option<String>)> {
+    pub(super) fn opened(&self) -> Result<&(Store, Option<String>)> {
         if let Some(s) = self.store.get() {
             return Ok(s);
         }
@@ -219,19 +230,8 @@ impl<'h> Session<'h> {
         today: NaiveDate,
         now: DateTime<Utc>,
     ) -> Result<StatusReport> {
-        let store = self.store()?;
-        let scan = crate::scan::scan(self.root(), &store.files()?);
-        let project = status::Locked {
-            root: self.root(),
-            config: self.config(),
-            store,
-            store_warning: self.store_warning()?.map(str::to_string),
-        };
-        if llm.backend == Backend::None {
-            return status::status(project, scan, &NoneSummarizer, today, now);
-        }
-        let summarizer = OllamaSummarizer::new(llm.clone(), Some(store))?;
-        status::status(project, scan, &summarizer, today, now)
+        let (store, warning) = self.opened()?;
+        super::read::status_of(self.hipo, store, warning.clone(), llm, today, now)
     }
 
     /// Appends a typed entry to the raw log of `today` (created with its

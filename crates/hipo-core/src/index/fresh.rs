@@ -1,17 +1,20 @@
-//! The index as a search gets it: brought up to date under the project
-//! lock, unless another hipo process holds the lock long enough that a
-//! slightly stale index serves better than a wait.
+//! The index as a search gets it: the read-only look that says whether
+//! it is current ([`check`]), the update from that look ([`update`]), and
+//! the index as it is ([`Fresh::as_is`]) when it cannot be updated. Which
+//! of them a search takes, under which lock, is the facade's policy
+//! (`facade::read`): nothing here loads the config or takes the lock.
 
 use super::SearchIndex;
 use super::sync::{Look, SyncReport, scan_against, sync_from};
 use super::version;
 use crate::config::Config;
-use crate::error::{Error, Result};
-use crate::fsutil::ProjectLock;
+use crate::error::Result;
+use crate::layout::{self, PathKind};
 use crate::progress::Progress;
 use crate::scan::{Found, Listing};
 use crate::store::index::IndexedFile;
 use crate::store::{Store, StoreReader};
+use chrono::NaiveDate;
 use std::collections::HashMap;
 use std::path::Path;
 use std::time::Duration;
@@ -19,74 +22,70 @@ use std::time::Duration;
 /// An index as a search gets it.
 pub struct Fresh {
     pub index: SearchIndex,
-    /// What the sync did; `None` when another hipo process held the
-    /// project lock and the index was searched as it was.
+    /// What the sync did; `None` when the index was searched as it was
+    /// (another hipo process held the lock, or the disk refused a write).
     pub sync: Option<SyncReport>,
     /// Things to tell the user (a rebuilt store, a stale index).
     pub warnings: Vec<String>,
 }
 
-/// How long [`fresh`] waits for another hipo process holding the lock.
+impl Fresh {
+    /// The index as it is, if there is one that opens: what a search
+    /// answers from when it cannot bring it up to date. `warning` says
+    /// why (it may miss the latest changes).
+    pub(crate) fn as_is(root: &Path, warning: String) -> Option<Fresh> {
+        if !SearchIndex::exists(root) {
+            return None;
+        }
+        let index = SearchIndex::open(root).ok()?;
+        Some(Fresh {
+            index,
+            sync: None,
+            warnings: vec![warning],
+        })
+    }
+
+    /// A current index, as [`check`] found it.
+    fn current(found: Box<(SearchIndex, SyncReport)>) -> Fresh {
+        let (index, report) = *found;
+        Fresh {
+            index,
+            sync: Some(report),
+            warnings: Vec::new(),
+        }
+    }
+}
+
+/// How long a read waits for another hipo process holding the lock.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Patience {
-    /// A search: waits up to `patience` for a writer, then answers from
-    /// the index as it is (never failing because a writer is busy); only
-    /// with no usable index does it wait, up to `max_wait` in all, and
-    /// then fail with [`Error::Busy`].
-    Search {
-        patience: Duration,
-        max_wait: Duration,
-    },
+    /// A search: never waits for a writer while an index exists (it
+    /// answers from it, current if a read-only look finds nothing changed,
+    /// else as it is); only with no usable index does it wait, up to
+    /// `max_wait`, and then fail with [`crate::Error::Busy`].
+    Search { max_wait: Duration },
     /// The explicit update (`hipo index`): waits up to the duration, then
-    /// fails with [`Error::Busy`], never answering stale.
+    /// fails with [`crate::Error::Busy`], never answering stale.
     Update(Duration),
 }
 
-/// Opens the index under `root`, brought up to date first, waiting for
-/// another hipo process holding the project lock as `patience` says.
-pub fn fresh(root: &Path, patience: Patience, progress: &dyn Progress) -> Result<Fresh> {
-    let _all = crate::timing::span("fresh");
-    let config = Config::load(root)?;
-    let lock_span = crate::timing::span("lock");
-    let _lock = match patience {
-        Patience::Update(wait) => ProjectLock::acquire(root, wait, || {})?,
-        Patience::Search { patience, max_wait } => {
-            let first = patience.min(max_wait);
-            match ProjectLock::acquire(root, first, || {}) {
-                Ok(lock) => lock,
-                Err(Error::Busy { .. }) => {
-                    if SearchIndex::exists(root)
-                        && let Ok(index) = SearchIndex::open(root)
-                    {
-                        return Ok(Fresh {
-                            index,
-                            sync: None,
-                            warnings: vec![
-                                "another hipo process is updating this project; results may miss its latest changes".into(),
-                            ],
-                        });
-                    }
-                    ProjectLock::acquire(root, max_wait.saturating_sub(first), || {})?
-                }
-                Err(e) => return Err(e),
-            }
-        }
-    };
-    drop(lock_span);
-    let look = match check(root, &config)? {
-        Check::Fresh(found) => {
-            let (index, report) = *found;
-            return Ok(Fresh {
-                index,
-                sync: Some(report),
-                warnings: Vec::new(),
-            });
-        }
+/// The index brought up to date from `check`, a look taken under the
+/// lock the caller holds; `store` is opened only when the look found the
+/// index out of date (a current one needs no store open for writing).
+pub(crate) fn update<'s>(
+    root: &Path,
+    store: &dyn Fn() -> Result<(&'s Store, Option<String>)>,
+    config: &Config,
+    check: Check,
+    progress: &dyn Progress,
+) -> Result<Fresh> {
+    let look = match check {
+        Check::Fresh(found) => return Ok(Fresh::current(found)),
         Check::Stale(look) => Some(look),
         Check::Unknown => None,
     };
-    let (store, warning) = Store::open(root)?;
-    let (index, report) = sync_from(root, &store, &config, look, progress)?;
+    let (store, warning) = store()?;
+    let (index, report) = sync_from(root, store, config, look, progress)?;
     Ok(Fresh {
         index,
         sync: Some(report),
@@ -94,8 +93,16 @@ pub fn fresh(root: &Path, patience: Patience, progress: &dyn Progress) -> Result
     })
 }
 
+/// A current index from `check`, if it found one.
+pub(crate) fn current(check: Check) -> Option<Fresh> {
+    match check {
+        Check::Fresh(found) => Some(Fresh::current(found)),
+        _ => None,
+    }
+}
+
 /// What a read-only look at the store says.
-enum Check {
+pub(crate) enum Check {
     /// The index is this version and no file changed since it was synced.
     Fresh(Box<(SearchIndex, SyncReport)>),
     /// Files changed: the look, for [`sync_from`] to start from.
@@ -105,14 +112,33 @@ enum Check {
     Unknown,
 }
 
+/// How many days after its period ends a dated file of `memory/` is
+/// sealed: a search takes its stamp from compaction's records instead of
+/// the disk ([`Stat::Sealed`]).
+pub(crate) const SEAL_DAYS: i64 = 31;
+
+/// How a look learns the stamps of the files it lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Stat {
+    /// Every file stat'ed (`hipo index`).
+    Every,
+    /// A raw log or node whose period ended [`SEAL_DAYS`] ago is taken as
+    /// compaction last saw or wrote it (the store's file records), not
+    /// stat'ed: its directory is still read, so a file added or gone is
+    /// seen at once, and an edit in place is seen by the next compaction
+    /// (which stats every file and records the new stamp), then indexed by
+    /// the next search. Every other file is stat'ed each time.
+    Sealed,
+}
+
 /// The common case costs not a single disk write: the store opened read
 /// only says the index is current and a stat of the tree finds no change.
-/// Every file is stat'ed each time (an edit in place, a rename or a
-/// restored mtime is seen by the next search); what is saved is the work
-/// around it: the files' stamps (size and change stamp, a table of their
-/// own) are read in path order straight from the store and merged with
-/// the sorted listing, and only a change builds the maps a sync needs.
-fn check(root: &Path, config: &Config) -> Result<Check> {
+/// Every file not sealed is stat'ed each time (an edit in place, a rename
+/// or a restored mtime is seen by the next search); what is saved is the
+/// work around it: the files' stamps (size and change stamp, a table of
+/// their own) are read in path order straight from the store and merged
+/// with the sorted listing, and only a change builds the maps a sync needs.
+pub(crate) fn check(root: &Path, config: &Config, stat: Stat) -> Result<Check> {
     let span = crate::timing::span("store open");
     let Some(db) = Store::open_read_only(root) else {
         return Ok(Check::Unknown);
@@ -121,7 +147,15 @@ fn check(root: &Path, config: &Config) -> Result<Check> {
         return Ok(Check::Unknown);
     }
     drop(span);
-    let listing = Listing::walk(root, &config.search.extra_globs)?;
+    let globs = &config.search.extra_globs;
+    let listing = match stat {
+        Stat::Every => Listing::walk(root, globs)?,
+        Stat::Sealed => {
+            let cutoff = chrono::Utc::now().date_naive() - chrono::Duration::days(SEAL_DAYS);
+            let sealed = sealed_stamps(&db, cutoff);
+            Listing::walk_vouched(root, globs, &|rel| sealed.get(rel).copied())?
+        }
+    };
     let span = crate::timing::span("store records + compare");
     let same = listing
         .clean_files()
@@ -174,6 +208,28 @@ fn check(root: &Path, config: &Config) -> Result<Check> {
         return Ok(Check::Unknown);
     }
     Ok(Check::Fresh(Box::new((index, report))))
+}
+
+/// The stamps compaction recorded of the files sealed before `cutoff`.
+fn sealed_stamps(db: &StoreReader, cutoff: NaiveDate) -> HashMap<String, (u64, i128)> {
+    let _span = crate::timing::span("sealed stamps");
+    let mut out = HashMap::new();
+    db.visit_file_stamps(
+        |rel| sealed(rel, cutoff),
+        |rel, stamp| {
+            out.insert(rel.to_string(), stamp);
+        },
+    );
+    out
+}
+
+/// True for a raw log or node (not ROOT) whose period ended before `cutoff`.
+fn sealed(rel: &str, cutoff: NaiveDate) -> bool {
+    match layout::classify(rel) {
+        Ok(PathKind::Raw(day)) => day < cutoff,
+        Ok(PathKind::Node(id)) => id.date_range().is_some_and(|(_, end)| end < cutoff),
+        _ => false,
+    }
 }
 
 /// True when the stamps table holds exactly the records' stamps.

@@ -3,8 +3,9 @@
 //!
 //! The unit is a window of a section (`sections`), cut and turned into
 //! documents by `documents`, under the `schema`; [`sync`] keeps the
-//! index in step with the files and [`fresh`] decides when to (the lock
-//! policy). This module opens, creates and measures the index.
+//! index in step with the files and `fresh` looks whether it must (the
+//! facade decides under which lock). This module opens, creates and
+//! measures the index.
 //!
 //! The index never holds a secret: section text is redacted before it is
 //! tokenised. It does not store the text either (snippets are cut from the
@@ -18,6 +19,7 @@ mod parts;
 pub(crate) mod schema;
 pub mod sections;
 mod sync;
+mod unlocked;
 mod write;
 
 use crate::error::{Error, Result};
@@ -30,7 +32,8 @@ pub use crate::layout::DocLevel;
 pub(crate) use crate::layout::{day_number, day_of};
 pub(crate) use documents::section_lines;
 pub use export::{ExportOptions, ExportReport, export};
-pub use fresh::{Fresh, Patience, fresh};
+pub use fresh::{Fresh, Patience};
+pub(crate) use fresh::{Stat, check, current, update};
 pub(crate) use parts::{LinesBetween, line_count, lines_between, section_from};
 
 pub(crate) use schema::Fields;
@@ -65,7 +68,9 @@ impl SearchIndex {
         Self::dir_in(root).join("meta.json").is_file()
     }
 
-    /// Opens the index under `root` as it is, for reading.
+    /// Opens the index under `root` as it is, for reading. On a disk
+    /// that refuses writes, where tantivy's reader cannot take its lock
+    /// file, it is opened without one ([`unlocked`]).
     pub fn open(root: &Path) -> Result<SearchIndex> {
         let dir = Self::dir_in(root);
         let index = if crate::failpoint::is_armed() {
@@ -74,7 +79,16 @@ impl SearchIndex {
             tantivy::Index::open_in_dir(&dir)
         }
         .map_err(Error::index("opening"))?;
-        Self::wrap(index, dir)
+        match Self::wrap(index, dir.clone()) {
+            Err(e) if e.refusal() == Some(crate::error::Refusal::ReadOnly) => {
+                let unlocked = tantivy::directory::MmapDirectory::open(&dir)
+                    .map(unlocked::Unlocked)
+                    .map_err(|e| Error::index("opening")(e.into()))?;
+                let index = tantivy::Index::open(unlocked).map_err(Error::index("opening"))?;
+                Self::wrap(index, dir)
+            }
+            done => done,
+        }
     }
 
     /// Deletes any index under `root` and creates an empty one.

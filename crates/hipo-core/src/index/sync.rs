@@ -108,7 +108,7 @@ impl Serialize for RebuildReason {
 
 /// What a sync starts from: what the index recorded of each file, and a
 /// scan of the tree against it.
-pub(super) struct Look {
+pub(crate) struct Look {
     pub known: HashMap<String, IndexedFile>,
     pub scan: scan::Scan,
     /// Nothing changed, but the store's stamps table disagrees with its
@@ -131,7 +131,9 @@ pub fn sync(
 /// [`sync`], from a look already taken (under the same lock) if any. An
 /// index that opens but cannot be written to (whatever a kill left that
 /// [`SearchIndex::remove_leftovers`] does not know) is rebuilt, saying why,
-/// as an unreadable one is: a search never stays stuck on its cache.
+/// as an unreadable one is: a search never stays stuck on its cache. A
+/// disk that refused the write (full, read only) is said as an error and
+/// the index left as it is.
 pub(super) fn sync_from(
     root: &Path,
     store: &Store,
@@ -140,7 +142,9 @@ pub(super) fn sync_from(
     progress: &dyn Progress,
 ) -> Result<(SearchIndex, SyncReport)> {
     match sync_once(root, store, config, look, progress, None) {
-        Err(e @ Error::Index { .. }) => {
+        // A full or read-only disk is not the index's fault: rebuilding
+        // would delete the index a search could still answer from.
+        Err(e @ Error::Index { .. }) if e.refusal().is_none() => {
             let why = RebuildReason::Unwritable(e.to_string());
             sync_once(root, store, config, None, progress, Some(why))
         }

@@ -142,6 +142,9 @@ impl Store {
         }
         match Self::open_checked(&path) {
             Ok(store) => Ok((store, None)),
+            // A full or read-only disk is no reason to delete the store:
+            // it is said, and the store stays for a later run.
+            Err(unusable) if unusable.is_refusal() => Err(unusable.into_error(&path)),
             Err(unusable) => {
                 let reason = unusable.describe(&path);
                 let _ = std::fs::remove_file(&path);
@@ -181,11 +184,56 @@ impl Store {
         (codec::decode::<u32>(&schema) == Some(SCHEMA_VERSION)).then_some(StoreReader { db })
     }
 
+    /// The store read into memory, for a command that only reads where
+    /// the disk refuses writes (a read-only mount): whatever redb or the
+    /// command writes (a repair, a schema) lands in memory, and the file
+    /// is never touched. A store that is missing or unusable reads as an
+    /// empty one, with a warning saying so.
+    pub(crate) fn open_in_memory(root: &Path) -> Result<(Store, Option<String>)> {
+        let path = Self::path_in(root);
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return Err(Error::io(&path, e)),
+        };
+        let copy = |bytes: &[u8]| -> std::result::Result<Store, Unusable> {
+            use redb::StorageBackend;
+            let backend = redb::backends::InMemoryBackend::new();
+            let fill = backend
+                .set_len(bytes.len() as u64)
+                .and_then(|()| backend.write(0, bytes));
+            fill.map_err(|e| Unusable::Unreadable(redb::Error::Io(e)))?;
+            let db = redb::Builder::new()
+                .set_cache_size(CACHE_BYTES)
+                .create_with_backend(backend)
+                .map_err(|e| Unusable::Unreadable(e.into()))?;
+            Self::checked(db, &path)
+        };
+        match copy(&bytes) {
+            Ok(store) => Ok((store, None)),
+            Err(unusable) => {
+                let reason = unusable.describe(&path);
+                let store = copy(&[]).map_err(|u| u.into_error(&path))?;
+                Ok((
+                    store,
+                    Some(format!(
+                        "warning: {reason}; read as empty (the disk is read only, nothing was rebuilt)"
+                    )),
+                ))
+            }
+        }
+    }
+
     fn open_checked(path: &Path) -> std::result::Result<Store, Unusable> {
         let db = redb::Builder::new()
             .set_cache_size(CACHE_BYTES)
             .create(path)
             .map_err(|e| Unusable::Unreadable(e.into()))?;
+        Self::checked(db, path)
+    }
+
+    /// `db` as the store, if it is of this schema (a new one is given it).
+    fn checked(db: Database, path: &Path) -> std::result::Result<Store, Unusable> {
         let store = Store {
             db,
             path: path.to_path_buf(),
@@ -366,6 +414,16 @@ impl Unusable {
         }
     }
 
+    /// True when the disk refused a write (full, read only): the file
+    /// may be perfectly good.
+    fn is_refusal(&self) -> bool {
+        match self {
+            Unusable::Unreadable(e) => crate::error::Refusal::under(e).is_some(),
+            Unusable::Schema(_) => false,
+            Unusable::Failed(e) => e.refusal().is_some(),
+        }
+    }
+
     /// The error when even a new store cannot be used.
     fn into_error(self, path: &Path) -> Error {
         match self {
@@ -389,6 +447,35 @@ pub(crate) struct StoreReader {
 }
 
 impl StoreReader {
+    /// Calls `each` with the size and change stamp compaction last saw
+    /// (or wrote) of every file it records, for the paths `wanted` takes;
+    /// a record that does not decode is skipped. `None` when the records
+    /// cannot be read.
+    pub(crate) fn visit_file_stamps(
+        &self,
+        wanted: impl Fn(&str) -> bool,
+        mut each: impl FnMut(&str, (u64, i128)),
+    ) -> Option<()> {
+        /// The head of a [`FileRecord`]: its hash is not decoded.
+        #[derive(Deserialize)]
+        struct Head {
+            size: u64,
+            mtime_ns: i128,
+        }
+        let txn = self.db.begin_read().ok()?;
+        let table = txn.open_table(FILES).ok()?;
+        for item in table.iter().ok()? {
+            let (k, v) = item.ok()?;
+            let rel = k.value();
+            if wanted(rel)
+                && let Some(head) = codec::decode_head::<Head>(v.value())
+            {
+                each(rel, (head.size, head.mtime_ns));
+            }
+        }
+        Some(())
+    }
+
     /// [`Store::meta`]; `None` also when it cannot be read.
     pub(crate) fn meta<T: serde::de::DeserializeOwned>(&self, key: &str) -> Option<T> {
         let txn = self.db.begin_read().ok()?;
