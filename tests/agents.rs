@@ -99,12 +99,30 @@ fn path_with_hipo() -> std::ffi::OsString {
     std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(&rest))).unwrap()
 }
 
-/// The prompts these tests send carry the fake's directive lines
-/// (`FAKE_TOOL: …`, `FAKE_USAGE: …`), words the memory has never seen
-/// that halve the question's relevance; a lower recall floor in the
-/// project's config lets the question through all the same.
-fn directive_floor(p: &Project) {
-    p.add_config(r#""recall": {"floor": 0.5}"#);
+/// The first prompt of each client's run: the question the sample's
+/// Postgres 16 cutover entry (`memory/2027-01-08.md`) answers, followed by
+/// a test marker and the fake's directive lines (`FAKE_TOOL: …`,
+/// `FAKE_USAGE: …`): words the memory has never seen, as real prompts
+/// carry file names, identifiers and pasted errors. The default recall
+/// floor must let it through all the same.
+const CUTOVER: &str =
+    "When did we cut over to Postgres 16, and what was the read-only window? zqx-cx-marker-one-23562";
+
+/// The first model request that carries the user's first prompt holds
+/// the recall of the cutover entry.
+fn assert_first_request_recalls_cutover(requests: &str) {
+    let first = requests
+        .lines()
+        .find(|l| l.contains("zqx-cx-marker-one-23562"))
+        .expect("the prompt reached no request");
+    assert!(
+        first.contains("Passages from hipo memory"),
+        "no prompt recall in the first request: {first}"
+    );
+    assert!(
+        first.contains("memory/2027-01-08.md"),
+        "the cutover entry is not recalled in the first request: {first}"
+    );
 }
 
 /// Claude Code, headless in `p` against `fake`, with `home` as its
@@ -157,7 +175,6 @@ fn claude_code_loads_memory_recalls_and_captures_each_message_once() {
         return;
     };
     let p = Project::sample();
-    directive_floor(&p);
     assert_eq!(p.compact("2027-01-21").0, 0);
     let init = p
         .hipo()
@@ -190,10 +207,10 @@ fn claude_code_loads_memory_recalls_and_captures_each_message_once() {
     };
     // A prompt the memory answers, a tool call, and usage that makes
     // Claude Code compact its context once.
-    let prompt =
-        "when did we cut over to postgres 16?\nFAKE_TOOL: echo tool-ran\nFAKE_USAGE: 990000";
-    let first = run(&["-p", prompt]);
+    let prompt = format!("{CUTOVER}\nFAKE_TOOL: echo tool-ran\nFAKE_USAGE: 990000");
+    let first = run(&["-p", &prompt]);
     let requests = fake.requests();
+    assert_first_request_recalls_cutover(&requests);
     // ROOT's Topics Index reached the model (CLAUDE.md imports it), and
     // again after the compaction (the session-start hook loads it fresh).
     assert!(
@@ -221,7 +238,7 @@ fn claude_code_loads_memory_recalls_and_captures_each_message_once() {
         }
         panic!("{what} never reached {log_path}");
     };
-    wait_for("User: when did we cut over to postgres 16?");
+    wait_for(&format!("User: {CUTOVER}"));
     let session = first["session_id"].as_str().unwrap().to_string();
     run(&[
         "-p",
@@ -233,7 +250,7 @@ fn claude_code_loads_memory_recalls_and_captures_each_message_once() {
     std::thread::sleep(Duration::from_millis(500));
     let log = p.read(&log_path);
     assert_eq!(
-        log.matches("User: when did we cut over to postgres 16?")
+        log.matches(&format!("User: {CUTOVER}"))
             .count(),
         1,
         "{log}"
@@ -252,7 +269,6 @@ fn codex_loads_memory_recalls_and_captures_each_message_once() {
         return;
     };
     let p = Project::sample();
-    directive_floor(&p);
     assert_eq!(p.compact("2027-01-21").0, 0);
     let (code, out, err) = p.run(["init", "--platform", "codex"]);
     assert_eq!(code, 0, "{out}{err}");
@@ -302,8 +318,11 @@ fn codex_loads_memory_recalls_and_captures_each_message_once() {
             .args(args)
             .succeeds();
     };
-    run(&["when did we cut over to postgres 16?\nFAKE_TOOL: echo tool-ran\nFAKE_USAGE: 50000"]);
+    run(&[&format!(
+        "{CUTOVER}\nFAKE_TOOL: echo tool-ran\nFAKE_USAGE: 50000"
+    )]);
     let requests = fake.requests();
+    assert_first_request_recalls_cutover(&requests);
     assert!(
         requests.contains("=== memory/ROOT.md ==="),
         "no session-start context"
@@ -319,7 +338,7 @@ fn codex_loads_memory_recalls_and_captures_each_message_once() {
     run(&["resume", "--last", "and who signed off the cutover?"]);
     let log = p.read(&format!("memory/{}.md", today()));
     assert_eq!(
-        log.matches("User: when did we cut over to postgres 16?")
+        log.matches(&format!("User: {CUTOVER}"))
             .count(),
         1,
         "{log}"
@@ -423,7 +442,6 @@ fn opencode_loads_memory_recalls_and_captures_each_message_once() {
         return;
     };
     let p = Project::sample();
-    directive_floor(&p);
     assert_eq!(p.compact("2027-01-21").0, 0);
     let work = tempfile::tempdir().unwrap();
     let home = work.path().join("home");
@@ -443,7 +461,7 @@ fn opencode_loads_memory_recalls_and_captures_each_message_once() {
         &opencode,
         &root,
         &home,
-        "when did we cut over to postgres 16?\nFAKE_TOOL: echo tool-ran\nFAKE_USAGE: 50000\n",
+        &format!("{CUTOVER}\nFAKE_TOOL: echo tool-ran\nFAKE_USAGE: 50000\n"),
         None,
     );
     let requests: Vec<serde_json::Value> = fake
@@ -452,6 +470,7 @@ fn opencode_loads_memory_recalls_and_captures_each_message_once() {
         .filter_map(|l| serde_json::from_str(l).ok())
         .collect();
     let text = |r: &serde_json::Value| r["body"].to_string();
+    assert_first_request_recalls_cutover(&fake.requests());
     assert!(
         requests.iter().any(|r| text(r).contains("postgres-16")),
         "ROOT topics not in any request"
@@ -481,7 +500,7 @@ fn opencode_loads_memory_recalls_and_captures_each_message_once() {
     );
 
     let log_path = format!("memory/{}.md", today());
-    wait_for(&p, &log_path, "User: when did we cut over to postgres 16?");
+    wait_for(&p, &log_path, &format!("User: {CUTOVER}"));
     opencode_run(
         &opencode,
         &root,
@@ -499,8 +518,9 @@ fn opencode_loads_memory_recalls_and_captures_each_message_once() {
         "{v}"
     );
     let log = p.read(&log_path);
+    let asked = format!("User: {CUTOVER}");
     for said in [
-        "User: when did we cut over to postgres 16?",
+        asked.as_str(),
         "User: and who signed off the cutover?",
         "Tool: bash echo tool-ran",
     ] {

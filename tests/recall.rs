@@ -122,3 +122,32 @@ fn a_young_memory_recalls_with_the_default_floor_and_the_config_floor_holds() {
     let v = p.json(["recall", "when did we cut over to postgres 16?"]);
     assert_eq!(v["abstained"], true, "{v}");
 }
+
+/// Words the memory does not hold (a test marker, a file name, an error's
+/// identifier) change nothing: the question the cutover entry answers is
+/// recalled with them as without them, at the same relevance, and the
+/// pack holds the passages near the best one, not whatever fills the
+/// budget.
+#[test]
+fn unknown_words_do_not_close_the_gate_and_the_pack_is_as_small_as_the_evidence() {
+    let p = Project::compacted_sample();
+    let plain = "When did we cut over to Postgres 16, and what was the read-only window?";
+    let marked = format!("{plain} zqx-cx-marker-one-23562 see cutover_notes_v2.txt");
+    let relevance = |q: &str| {
+        let v = p.json(["search", "-n", "1", q]);
+        v["hits"][0]["relevance"].as_f64().unwrap()
+    };
+    assert!(
+        (relevance(plain) - relevance(&marked)).abs() < 1e-4,
+        "{} vs {}",
+        relevance(plain),
+        relevance(&marked)
+    );
+    for q in [plain, marked.as_str()] {
+        let v = p.json(["recall", q]);
+        assert_eq!(v["abstained"], false, "{v}");
+        let passages = v["passages"].as_array().unwrap();
+        assert_eq!(passages[0]["path"], "memory/2027-01-08.md", "{v}");
+        assert!(passages.len() <= 5, "{} passages: {v}", passages.len());
+    }
+}

@@ -342,7 +342,7 @@ pub struct RecallArgs {
     pub budget: usize,
     /// The relevance a passage holding a fifth of the question must reach,
     /// or the pack is empty (default: the config's `recall.floor`, else
-    /// 1.15; 0 takes anything).
+    /// 0.18; 0 takes anything).
     #[arg(long)]
     pub floor: Option<f32>,
     #[command(flatten)]

@@ -5,9 +5,10 @@
 //! passages search finds, each trimmed to its best lines and labelled
 //! with `path:line`, date, type and a freshness note where due, all
 //! within a token budget ([`crate::markdown::estimate_tokens`], as ROOT's
-//! cap is counted). When no result reaches the score floor the pack is
-//! empty: a prompt hook calls this on every prompt, and noise injected is
-//! worse than nothing.
+//! cap is counted). When no result reaches the relevance floor the pack
+//! is empty: a prompt hook calls this on every prompt, and noise injected
+//! is worse than nothing. When one does, the pack holds the passages whose
+//! relevance is near the best one's, not whatever fills the budget.
 
 use crate::error::{Error, Result};
 use crate::index::analyzer;
@@ -20,17 +21,22 @@ use std::collections::HashSet;
 use std::path::Path;
 
 pub use crate::config::{DEFAULT_BUDGET, DEFAULT_FLOOR};
-/// The share of the question's weight (its terms' IDF) a passage that
-/// reaches the floor must also hold. A long prompt about something else
-/// always shares a few words with some passage, and in a young memory,
-/// where every word is rare, those few can reach the floor: on the
-/// 46-section excerpt of MemAware 67 of 120 long unrelated prompts did,
-/// their best passage holding a median 0.13 of the prompt's weight
-/// against 0.29 to 0.42 for questions the memory answers. A fifth turns
-/// away most of them at every size measured (README, "Recall") and
-/// costs two of the 100 dev questions that passed the floor on the whole
-/// corpus.
+/// The share of the question's weight (its terms' IDF, words the memory
+/// does not hold left out) a passage that reaches the floor must also
+/// hold. A long prompt about something else always shares a few words
+/// with some passage, and in a young memory, where every word is rare,
+/// those few can reach the floor: on the 46-section excerpt of MemAware
+/// 67 of 120 long unrelated prompts did, their best passage holding a
+/// median 0.13 of the prompt's weight against 0.29 to 0.42 for questions
+/// the memory answers.
 pub const MIN_COVERAGE: f32 = 0.2;
+/// A passage after the first enters the pack only with at least this
+/// share of the best one's relevance: it is there because it is evidence
+/// for the prompt, not because the budget has room. In a young memory the
+/// answer stands out and the pack holds one or two passages; in a large
+/// one, where an answer session often ranks below others about the same
+/// subject, the next results are close to the first and enter.
+pub const PACK_SHARE: f32 = 0.5;
 /// About what a brief passage with its label costs: results asked of
 /// search are the budget over this.
 const TOKENS_PER_PASSAGE: usize = 40;
@@ -142,10 +148,23 @@ pub fn recall(
         pack.topics.push(line);
     }
     // The floor decides whether the memory has anything to say; once it
-    // has, the next results are what the budget holds (a second answer
-    // session often scores well below the first).
+    // has, a passage enters when its relevance is near the best one's
+    // (PACK_SHARE), within the budget. With a floor of 0 (a pack asked
+    // for explicitly) the budget alone decides.
     // ROOT's Topics Index is given above, as topics.
-    for h in hits.iter().filter(|h| h.path != crate::layout::ROOT_PATH) {
+    let best = hits
+        .iter()
+        .filter(|h| reaches(h, opts.floor))
+        .map(|h| h.relevance)
+        .fold(0.0, f32::max);
+    let near = |h: &&Hit| {
+        opts.floor <= 0.0 || (h.relevance >= best * PACK_SHARE && h.coverage >= MIN_COVERAGE)
+    };
+    for h in hits
+        .iter()
+        .filter(|h| h.path != crate::layout::ROOT_PATH)
+        .filter(near)
+    {
         let room = opts.budget.saturating_sub(used);
         let full = pack.passages.len() < FULL_PASSAGES;
         let Some(p) = passage(h, opts.today, room, full) else {
