@@ -5,7 +5,7 @@
 //! the test mount; skipped with a message where it does not.
 #![cfg(unix)]
 
-mod common;
+use crate::common;
 
 use common::mcp_client::Client;
 use common::{Project, SAMPLE_TODAY as TODAY};

@@ -8,7 +8,7 @@
 //! `cargo test --test root_context -- --nocapture` prints each memory's
 //! figures (phrases held, context and ROOT size).
 
-mod common;
+use crate::common;
 
 use common::{Project, copy_dir};
 use std::path::Path;

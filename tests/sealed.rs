@@ -4,7 +4,7 @@
 //! read); an edit in place to a sealed file by the next compaction, and
 //! then the next search; `hipo index` stats every file. Nothing is lost.
 
-mod common;
+use crate::common;
 
 use common::Project;
 
