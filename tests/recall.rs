@@ -132,7 +132,7 @@ fn a_young_memory_recalls_with_the_default_floor_and_the_config_floor_holds() {
 fn unknown_words_do_not_close_the_gate_and_the_pack_is_as_small_as_the_evidence() {
     let p = Project::compacted_sample();
     let plain = "When did we cut over to Postgres 16, and what was the read-only window?";
-    let marked = format!("{plain} zqx-cx-marker-one-23562 see cutover_notes_v2.txt");
+    let marked = format!("{plain} zqx-cx-qq-23562 frobnitz_7781.blorb");
     let relevance = |q: &str| {
         let v = p.json(["search", "-n", "1", q]);
         v["hits"][0]["relevance"].as_f64().unwrap()
