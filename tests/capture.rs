@@ -292,7 +292,7 @@ fn a_session_is_keyed_by_its_id_wherever_its_transcript_is() {
 #[test]
 fn a_fifo_or_a_device_named_like_a_raw_log_is_reported_not_read() {
     let p = Project::sample();
-    let fifo = p.path().join("memory/2027-01-20.md");
+    let fifo = p.path().join("memory/2027-01-19.md");
     let made = Command::new("mkfifo").arg(&fifo).status();
     if !made.is_ok_and(|s| s.success()) {
         eprintln!("skipped: mkfifo is not available here");
@@ -302,7 +302,7 @@ fn a_fifo_or_a_device_named_like_a_raw_log_is_reported_not_read() {
     let (_, out, err) = p.run(["--json", "status", "--today", TODAY]);
     let all = format!("{out}{err}");
     assert!(
-        all.contains("memory/2027-01-20.md") && all.contains("not a regular file"),
+        all.contains("memory/2027-01-19.md") && all.contains("not a regular file"),
         "{all}"
     );
     assert!(all.contains(LOG), "{all}");
