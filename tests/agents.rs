@@ -105,8 +105,7 @@ fn path_with_hipo() -> std::ffi::OsString {
 /// `FAKE_USAGE: …`): words the memory has never seen, as real prompts
 /// carry file names, identifiers and pasted errors. The default recall
 /// floor must let it through all the same.
-const CUTOVER: &str =
-    "When did we cut over to Postgres 16, and what was the read-only window? zqx-cx-marker-one-23562";
+const CUTOVER: &str = "When did we cut over to Postgres 16, and what was the read-only window? zqx-cx-marker-one-23562";
 
 /// The first model request that carries the user's first prompt holds
 /// the recall of the cutover entry.
@@ -249,12 +248,7 @@ fn claude_code_loads_memory_recalls_and_captures_each_message_once() {
     wait_for("User: and who signed off the cutover?");
     std::thread::sleep(Duration::from_millis(500));
     let log = p.read(&log_path);
-    assert_eq!(
-        log.matches(&format!("User: {CUTOVER}"))
-            .count(),
-        1,
-        "{log}"
-    );
+    assert_eq!(log.matches(&format!("User: {CUTOVER}")).count(), 1, "{log}");
     assert_eq!(
         log.matches("User: and who signed off the cutover?").count(),
         1,
@@ -337,12 +331,7 @@ fn codex_loads_memory_recalls_and_captures_each_message_once() {
     );
     run(&["resume", "--last", "and who signed off the cutover?"]);
     let log = p.read(&format!("memory/{}.md", today()));
-    assert_eq!(
-        log.matches(&format!("User: {CUTOVER}"))
-            .count(),
-        1,
-        "{log}"
-    );
+    assert_eq!(log.matches(&format!("User: {CUTOVER}")).count(), 1, "{log}");
     assert_eq!(
         log.matches("User: and who signed off the cutover?").count(),
         1,

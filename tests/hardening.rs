@@ -158,7 +158,10 @@ fn a_search_under_a_held_lock_never_fails_whatever_the_lock_wait() {
     let _held = project.lock(std::time::Duration::ZERO).unwrap();
     // A change the holder's lock keeps a search from indexing (with none,
     // a read-only look answers current: `fresh` true).
-    p.append("memory/2027-01-20.md", "\n## Walrus drill [project]\n- walrus\n");
+    p.append(
+        "memory/2027-01-20.md",
+        "\n## Walrus drill [project]\n- walrus\n",
+    );
     for wait in ["0", "0.2", "1", "1.4"] {
         let start = std::time::Instant::now();
         let out = p
