@@ -427,3 +427,35 @@ fn a_project_that_does_not_share_gets_no_drivers_and_no_word_from_doctor() {
     let hooks = c.dir.join(".git/hooks/post-merge");
     assert!(!hooks.exists());
 }
+
+/// A memory file that is not UTF-8 text is not merged: the driver exits 2
+/// naming the path and what to do, and leaves OURS as it was, so git
+/// reports the path as conflicted instead of committing a half-merge.
+#[test]
+fn the_merge_driver_refuses_a_file_that_is_not_utf8_and_leaves_ours_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let (base, ours, theirs) = (
+        dir.path().join("base"),
+        dir.path().join("ours"),
+        dir.path().join("theirs"),
+    );
+    std::fs::write(&base, "# 2027-01-21\n").unwrap();
+    let ours_bytes: &[u8] = b"# 2027-01-21\n\n## Ours [project]\n- note: \xff\xfe\n";
+    std::fs::write(&ours, ours_bytes).unwrap();
+    std::fs::write(&theirs, "# 2027-01-21\n\n## Theirs [project]\n").unwrap();
+    let out = Command::cargo_bin("hipo")
+        .unwrap()
+        .arg("merge-driver")
+        .arg("raw")
+        .args([&base, &ours, &theirs])
+        .arg("memory/2027-01-21.md")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("memory/2027-01-21.md: not UTF-8 text") && err.contains("resolve it by hand"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&ours).unwrap(), ours_bytes);
+}
