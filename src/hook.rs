@@ -5,11 +5,11 @@
 //! comes out. A hook must never fail the agent: the front end exits 0
 //! whatever happens and reports problems on stderr.
 
+use crate::platforms::{HookGiven, PlatformRef};
 use chrono::{DateTime, NaiveDate, Utc};
 use hipo_core::error::{Error, Result};
 use hipo_core::facade::Hipo;
 use hipo_core::ingest::Ingested;
-use hipo_core::platform::Platform;
 use hipo_core::progress::NoProgress;
 use hipo_core::render;
 use hipo_core::search::query;
@@ -134,7 +134,7 @@ pub const HOT_FILES: [&str; 3] = ["SCRATCHPAD.md", "WORKING.md", "TASK-QUEUE.md"
 /// Runs `event` for `platform` on the project at `hipo`.
 pub fn run(
     hipo: &Hipo,
-    platform: Platform,
+    platform: PlatformRef,
     event: Event,
     input: &Input,
     settings: &Settings,
@@ -142,16 +142,7 @@ pub fn run(
     let mut out = Outcome::default();
     match event {
         Event::SessionStart => {
-            // Claude Code imports ROOT.md and the hot files through
-            // CLAUDE.md at launch, when CLAUDE.md holds the import (hooks
-            // installed another way, the block removed or a global install
-            // leave it out); later (after a compaction, a resume) a
-            // background compaction may have rewritten them, so they are
-            // loaded fresh.
-            let imported = platform == Platform::ClaudeCode
-                && input.source.as_deref().is_none_or(|s| s == "startup")
-                && claude_imports_root(hipo.root());
-            if !imported {
+            if !platform.loads_root_itself(hipo.root(), input.source.as_deref()) {
                 out.stdout = session_context(hipo.root(), settings.context_chars);
             }
             // A shared project's raw logs may have been merged by a pull
@@ -166,62 +157,34 @@ pub fn run(
                 out.stdout = recall(hipo, prompt, settings)?;
             }
         }
-        Event::Stop | Event::SessionEnd | Event::PreCompact if platform == Platform::OpenClaw => {
-            out.ingested = capture_openclaw(hipo, input, settings)?;
-            out.compact_in_background = event == Event::PreCompact;
-        }
         Event::Stop | Event::SessionEnd | Event::PreCompact => {
-            let (transcript, id) = transcript_of(platform, input);
-            if let Some(path) = transcript {
-                let session = hipo.lock(settings.lock_wait)?;
-                out.ingested = Some(session.ingest(platform, &path, id, settings.today)?);
-            }
+            out.ingested = capture(hipo, platform, input, settings)?;
             out.compact_in_background = event == Event::PreCompact;
         }
     }
     Ok(out)
 }
 
-/// Where a capture reads: the hook's `transcript_path`, or for OpenCode
-/// (whose plugin sends only the session id) the session in the store
-/// OpenCode's environment names, which the plugin's child inherits.
-fn transcript_of(platform: Platform, input: &Input) -> (Option<PathBuf>, Option<&str>) {
-    match platform {
-        Platform::OpenCode => match input.session_id.as_deref() {
-            Some(id) => (
-                input
-                    .transcript_path
-                    .clone()
-                    .or_else(hipo_core::ingest::opencode::default_db),
-                Some(id),
-            ),
-            None => (None, None),
-        },
-        _ => (input.transcript_path.clone(), None),
-    }
-}
-
-/// OpenClaw's capture: its hook gives the agent (and the session, when
-/// one ended), not a transcript path; the transcripts are the rows of the
-/// agent's database. All of them are summed in one report.
-fn capture_openclaw(hipo: &Hipo, input: &Input, settings: &Settings) -> Result<Option<Ingested>> {
-    use hipo_core::ingest::openclaw;
-    let sources = match &input.transcript_path {
-        Some(p) => vec![p.clone()],
-        None => openclaw::stores(Some(input.agent_id.as_deref().unwrap_or("main"))),
-    };
+/// A capture: what is new in the transcripts the platform says the hook
+/// points at, summed in one report; `None` when it points at none.
+fn capture(
+    hipo: &Hipo,
+    platform: PlatformRef,
+    input: &Input,
+    settings: &Settings,
+) -> Result<Option<Ingested>> {
+    let sources = platform.hook_sources(&HookGiven {
+        transcript_path: input.transcript_path.as_deref(),
+        session_id: input.session_id.as_deref(),
+        agent_id: input.agent_id.as_deref(),
+    });
     if sources.is_empty() {
         return Ok(None);
     }
     let session = hipo.lock(settings.lock_wait)?;
     let mut total = Ingested::default();
-    for source in sources {
-        let reports = if openclaw::is_store(&source) {
-            session.ingest_openclaw_store(&source, input.session_id.as_deref(), settings.today)?
-        } else {
-            vec![session.ingest(Platform::OpenClaw, &source, None, settings.today)?]
-        };
-        for r in reports {
+    for source in &sources {
+        for r in session.capture(source, settings.today)? {
             total.messages += r.messages;
             total.skipped += r.skipped;
             total.lines += r.lines;
@@ -230,49 +193,6 @@ fn capture_openclaw(hipo: &Hipo, input: &Input, settings: &Settings) -> Result<O
         }
     }
     Ok(Some(total))
-}
-
-/// Whether Claude Code's project memory (`CLAUDE.md`, `.claude/CLAUDE.md`,
-/// `CLAUDE.local.md`) imports `memory/ROOT.md`: an `@memory/ROOT.md`
-/// outside code, as Claude Code reads imports.
-fn claude_imports_root(root: &Path) -> bool {
-    ["CLAUDE.md", ".claude/CLAUDE.md", "CLAUDE.local.md"]
-        .iter()
-        .filter_map(|f| std::fs::read_to_string(root.join(f)).ok())
-        .any(|text| imports_root(&text, root))
-}
-
-fn imports_root(text: &str, root: &Path) -> bool {
-    let target = root.join(hipo_core::layout::ROOT_PATH);
-    let mut fence: Option<&str> = None;
-    for line in text.lines() {
-        let t = line.trim_start();
-        for f in ["```", "~~~"] {
-            if t.starts_with(f) {
-                fence = match fence {
-                    Some(open) if open == f => None,
-                    None => Some(f),
-                    other => other,
-                };
-            }
-        }
-        if fence.is_some() || t.starts_with("```") || t.starts_with("~~~") {
-            continue;
-        }
-        // Outside inline code: every other piece between backticks.
-        let outside = t.split('`').step_by(2);
-        let found = outside
-            .flat_map(str::split_whitespace)
-            .filter_map(|w| w.strip_prefix('@'))
-            .any(|p| {
-                let p = p.trim_start_matches("./");
-                p == hipo_core::layout::ROOT_PATH || Path::new(p) == target
-            });
-        if found {
-            return true;
-        }
-    }
-    false
 }
 
 /// ROOT.md and the hot files that exist, each under a line naming it,
@@ -345,21 +265,6 @@ mod tests {
         assert!(text.contains("=== memory/ROOT.md ===\n# ROOT\n- topic-a\n"));
         assert!(text.chars().count() <= 10_000, "{}", text.len());
         assert!(text.ends_with("[… cut; read WORKING.md for the rest]\n"));
-    }
-
-    #[test]
-    fn only_a_real_import_of_root_counts() {
-        let root = Path::new("/p");
-        assert!(imports_root(
-            "# Me\n\n@memory/ROOT.md\n@SCRATCHPAD.md\n",
-            root
-        ));
-        assert!(imports_root("see @./memory/ROOT.md", root));
-        assert!(imports_root("@/p/memory/ROOT.md", root));
-        assert!(!imports_root("# Me\nrules\n", root));
-        assert!(!imports_root("run `@memory/ROOT.md` by hand", root));
-        assert!(!imports_root("```\n@memory/ROOT.md\n```\n", root));
-        assert!(!imports_root("@memory/ROOT.md.bak", root));
     }
 
     #[test]

@@ -4,6 +4,7 @@ mod cli;
 mod harness;
 mod hook;
 mod mcp;
+mod platforms;
 
 use clap::Parser;
 use std::process::ExitCode;

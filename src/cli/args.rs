@@ -1,9 +1,9 @@
 //! Every flag and subcommand of the `hipo` command line, in one place.
 
+use crate::platforms::PlatformRef;
 use chrono::NaiveDate;
 use clap::{Parser, Subcommand};
 use hipo_core::llm::{Backend, Overrides};
-use hipo_core::platform::Platform;
 use std::path::PathBuf;
 
 /// Long-term memory for AI agents: Markdown logs, an incremental summary
@@ -34,7 +34,7 @@ pub enum Command {
     Init {
         /// Install hooks, protocol and skills for this platform (default: the one the project shows; none found: the memory layout only).
         #[arg(long, value_parser = parse_platform)]
-        platform: Vec<Platform>,
+        platform: Vec<PlatformRef>,
         /// Set the project up for a team sharing it through git: merge drivers, hooks, `share` in the config (once per clone).
         #[arg(long)]
         share: bool,
@@ -44,7 +44,7 @@ pub enum Command {
     /// Remove what `hipo init --platform` installed (never a memory file).
     Uninstall {
         #[arg(long, required = true, value_parser = parse_platform)]
-        platform: Vec<Platform>,
+        platform: Vec<PlatformRef>,
     },
     /// Bring the compaction tree up to date.
     Compact(CompactArgs),
@@ -74,7 +74,7 @@ pub enum Command {
     Hook {
         /// claude-code, codex, opencode or openclaw.
         #[arg(value_parser = parse_platform)]
-        platform: Platform,
+        platform: PlatformRef,
         /// session-start, prompt, stop, pre-compact or session-end.
         #[arg(value_parser = parse_event)]
         event: crate::hook::Event,
@@ -83,7 +83,7 @@ pub enum Command {
     Ingest {
         /// The transcripts' platform.
         #[arg(long, value_parser = parse_platform, default_value = "claude-code")]
-        platform: Platform,
+        platform: PlatformRef,
         /// OpenCode and OpenClaw: the session(s) to read (default: every
         /// session OpenCode ran in this project / every session of the
         /// OpenClaw databases).
@@ -222,8 +222,8 @@ fn parse_backend(s: &str) -> std::result::Result<Backend, String> {
     s.parse()
 }
 
-fn parse_platform(s: &str) -> std::result::Result<Platform, String> {
-    s.parse()
+fn parse_platform(s: &str) -> std::result::Result<PlatformRef, String> {
+    crate::platforms::parse(s)
 }
 
 fn parse_event(s: &str) -> std::result::Result<crate::hook::Event, String> {

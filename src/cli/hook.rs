@@ -5,19 +5,19 @@
 
 use super::{Ctx, exit};
 use crate::hook::{self, Event, Input, Outcome, Settings};
+use crate::platforms::PlatformRef;
 use hipo_core::Hipo;
-use hipo_core::platform::Platform;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-pub fn run(ctx: &Ctx, platform: Platform, event: Event) -> u8 {
+pub fn run(ctx: &Ctx, platform: PlatformRef, event: Event) -> u8 {
     if let Err(e) = try_run(ctx, platform, event) {
         eprintln!("hipo hook: {e:#}");
     }
     exit::OK
 }
 
-fn try_run(ctx: &Ctx, platform: Platform, event: Event) -> anyhow::Result<()> {
+fn try_run(ctx: &Ctx, platform: PlatformRef, event: Event) -> anyhow::Result<()> {
     let mut stdin = String::new();
     std::io::stdin().read_to_string(&mut stdin)?;
     let input = Input::parse(&stdin)?;

@@ -5,32 +5,29 @@ use super::Ctx;
 use super::exit;
 use super::output::print_json;
 use crate::harness::{self, Change, Report};
+use crate::platforms::{self, DoctorEnv, PlatformRef};
 use anyhow::Result;
 use hipo_core::Hipo;
-use hipo_core::platform::Platform;
 use std::path::Path;
 
-pub fn run(ctx: &Ctx, platforms: &[Platform], share: bool) -> Result<u8> {
+pub fn run(ctx: &Ctx, chosen: &[PlatformRef], share: bool) -> Result<u8> {
     let root = match &ctx.dir {
         Some(dir) => dir.clone(),
         None => std::env::current_dir()?,
     };
-    let platforms = match platforms {
-        [] => match Platform::detect(&root) {
+    let chosen = match chosen {
+        [] => match platforms::detect(&root) {
             Ok(p) => vec![p],
             Err(hipo_core::Error::Usage(why)) if why.starts_with("several") => anyhow::bail!(why),
             Err(_) => Vec::new(),
         },
         given => given.to_vec(),
     };
-    for p in &platforms {
-        harness::check_supported(*p)?;
-    }
     let (_, report) = Hipo::init(&root, ctx.today())?;
     let bin = hook_command();
-    let mut installed = platforms
+    let mut installed = chosen
         .iter()
-        .map(|p| harness::install(&root, *p, &bin))
+        .map(|p| p.install(&root, &bin))
         .collect::<hipo_core::Result<Vec<Report>>>()?;
     if bin != "hipo" {
         // Shared files (Codex's project hooks, the MCP registrations)
@@ -43,7 +40,7 @@ pub fn run(ctx: &Ctx, platforms: &[Platform], share: bool) -> Result<u8> {
     }
     if share {
         // This clone's drivers and hooks: they may run this binary's path.
-        installed.push(harness::share(&root, &bin)?);
+        installed.push(harness::share(&root, &bin, &platforms::personal_files())?);
     }
     if ctx.json {
         #[derive(serde::Serialize)]
@@ -73,11 +70,11 @@ pub fn run(ctx: &Ctx, platforms: &[Platform], share: bool) -> Result<u8> {
     Ok(exit::OK)
 }
 
-pub fn uninstall(ctx: &Ctx, platforms: &[Platform]) -> Result<u8> {
+pub fn uninstall(ctx: &Ctx, chosen: &[PlatformRef]) -> Result<u8> {
     let hipo = ctx.hipo()?;
-    let reports = platforms
+    let reports = chosen
         .iter()
-        .map(|p| harness::uninstall(hipo.root(), *p))
+        .map(|p| p.uninstall(hipo.root()))
         .collect::<hipo_core::Result<Vec<Report>>>()?;
     if ctx.json {
         print_json(&reports)?;
@@ -93,7 +90,8 @@ pub fn doctor(ctx: &Ctx) -> Result<u8> {
         .map(std::path::PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".codex")));
     let due = hipo.compaction_due(hipo_core::facade::clock_on(ctx.today()));
-    let findings = harness::doctor(hipo.root(), hipo.config(), &due, codex_home.as_deref());
+    let env = DoctorEnv { codex_home };
+    let findings = platforms::doctor(hipo.root(), hipo.config(), &due, &env);
     if ctx.json {
         print_json(&findings)?;
     } else {

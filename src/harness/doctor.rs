@@ -1,13 +1,12 @@
-//! `hipo doctor`: checks an installation and says what to fix. Every
-//! finding names the file and the action; a clean project says so.
+//! `hipo doctor`'s checks that platforms share: a hooks file's handlers,
+//! the programs they run, the memory's sizes. Every finding names the file
+//! and the action; a clean project says so.
 
-use super::{Hook, layout};
+use super::Hook;
 use hipo_core::config::Config;
-use hipo_core::platform::Platform;
 use serde::Serialize;
 use serde_json::Value;
-use sha2::{Digest, Sha256};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// One thing found.
 #[derive(Debug, Clone, Serialize)]
@@ -24,37 +23,22 @@ const HOT_LIMITS: [(&str, usize); 3] = [
     ("TASK-QUEUE.md", 50),
 ];
 
-/// Checks the platforms installed under `root`, the memory's sizes and
-/// whether a compaction is due. `codex_home` is where Codex keeps its
-/// `config.toml` (its hook reviews).
-pub fn check(
+/// The checks that are no platform's own, after the platforms' (`out`
+/// holds what they found; `mcp_registered`: whether one registers `hipo
+/// mcp`): the MCP server's binary, no platform at all, a shared project's
+/// git setup, the memory's sizes, a due compaction.
+pub fn common(
     root: &Path,
     config: &Config,
     due: &hipo_core::status::Triggers,
-    codex_home: Option<&Path>,
+    mcp_registered: bool,
+    mut out: Vec<Finding>,
 ) -> Vec<Finding> {
-    let mut out = Vec::new();
-    for platform in Platform::ALL {
-        if platform == Platform::OpenCode {
-            super::opencode::doctor(root, &mut out);
-            continue;
-        }
-        let Ok(l) = layout(platform) else { continue };
-        let path = root.join(l.hooks_file);
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            continue;
-        };
-        check_hooks(&mut out, platform, &path, &text, l.hooks, codex_home);
-    }
-    let registered = [".mcp.json", ".codex/config.toml", "opencode.json"]
-        .iter()
-        .any(|rel| std::fs::read_to_string(root.join(rel)).is_ok_and(|t| t.contains("hipo")));
-    if registered && !reachable("hipo mcp") {
+    if mcp_registered && !reachable("hipo mcp") {
         out.push(fix(
             "the MCP server is registered as `hipo mcp`, but `hipo` is not on PATH: install it there (cargo install --path .)".into(),
         ));
     }
-    super::openclaw::doctor(root, &mut out);
     if out.is_empty() {
         out.push(warn(
             "no agent platform is installed: run `hipo init --platform claude-code` (or codex, opencode, openclaw)"
@@ -72,36 +56,37 @@ pub fn check(
     out
 }
 
-pub(super) fn ok(what: String) -> Finding {
+pub fn ok(what: String) -> Finding {
     Finding { level: "ok", what }
 }
-pub(super) fn warn(what: String) -> Finding {
+pub fn warn(what: String) -> Finding {
     Finding {
         level: "warn",
         what,
     }
 }
-pub(super) fn fix(what: String) -> Finding {
+pub fn fix(what: String) -> Finding {
     Finding { level: "fix", what }
 }
 
-fn check_hooks(
+pub fn check_hooks(
     out: &mut Vec<Finding>,
-    platform: Platform,
+    name: &str,
     path: &Path,
-    text: &str,
     expected: &[Hook],
-    codex_home: Option<&Path>,
+    review: &dyn Fn(&Installed) -> Option<Finding>,
 ) {
-    let name = platform.as_str();
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return;
+    };
     let shown = path.display();
-    let Ok(v) = serde_json::from_str::<Value>(text) else {
+    let Ok(v) = serde_json::from_str::<Value>(&text) else {
         out.push(fix(format!(
             "{shown} is not valid JSON: fix it, then run `hipo init --platform {name}`"
         )));
         return;
     };
-    let marker = format!(" hook {name} ");
+    let marker = super::hook_marker(name);
     let mut missing = Vec::new();
     for h in expected {
         let groups = v
@@ -111,32 +96,31 @@ fn check_hooks(
             .into_iter()
             .flatten()
             .enumerate()
-            .find_map(|(gi, g)| {
+            .find_map(|(group_at, g)| {
                 let handlers = g.get("hooks")?.as_array()?;
-                handlers.iter().enumerate().find_map(|(hi, hd)| {
+                handlers.iter().enumerate().find_map(|(handler_at, hd)| {
                     let cmd = hd.get("command")?.as_str()?;
-                    cmd.contains(&marker)
-                        .then(|| (gi, hi, g.clone(), hd.clone(), cmd.to_string()))
+                    cmd.contains(&marker).then(|| Installed {
+                        event: h.event,
+                        group_at,
+                        handler_at,
+                        group: g.clone(),
+                        handler: hd.clone(),
+                        command: cmd.to_string(),
+                    })
                 })
             });
-        let Some((gi, hi, group, handler, cmd)) = found else {
+        let Some(found) = found else {
             missing.push(h.event);
             continue;
         };
-        if !reachable(&cmd) {
+        if !reachable(&found.command) {
             out.push(fix(format!(
-                "{name}: the {} hook runs `{cmd}`, but that program is not there: put hipo on PATH or run `hipo init --platform {name}` again",
-                h.event
+                "{name}: the {} hook runs `{}`, but that program is not there: put hipo on PATH or run `hipo init --platform {name}` again",
+                h.event, found.command
             )));
         }
-        if platform == Platform::Codex
-            && !codex_trusted(path, h.event, gi, hi, &group, &handler, codex_home)
-        {
-            out.push(fix(format!(
-                "codex: the {} hook is installed but not reviewed; Codex skips it silently until you open Codex, run /hooks and trust it",
-                h.event
-            )));
-        }
+        out.extend(review(&found));
     }
     if missing.is_empty() {
         out.push(ok(format!("{name}: hooks installed in {shown}")));
@@ -148,8 +132,18 @@ fn check_hooks(
     }
 }
 
+/// One of hipo's handlers found in a hooks file, where it is.
+pub struct Installed {
+    pub event: &'static str,
+    pub group_at: usize,
+    pub handler_at: usize,
+    pub group: Value,
+    pub handler: Value,
+    pub command: String,
+}
+
 /// Whether the program a hook command starts exists.
-pub(super) fn reachable(cmd: &str) -> bool {
+pub fn reachable(cmd: &str) -> bool {
     let program = match cmd.strip_prefix('\'') {
         Some(rest) => rest.split('\'').next().unwrap_or(""),
         None => cmd.split_whitespace().next().unwrap_or(""),
@@ -159,107 +153,6 @@ pub(super) fn reachable(cmd: &str) -> bool {
     }
     std::env::var_os("PATH")
         .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(program).is_file()))
-}
-
-/// Codex's review of one hook: `trusted_hash` under
-/// `[hooks.state."<hooks.json>:<snake event>:<group>:<handler>"]` in its
-/// `config.toml`, equal to the hash of the hook's definition.
-fn codex_trusted(
-    hooks_json: &Path,
-    event: &str,
-    gi: usize,
-    hi: usize,
-    group: &Value,
-    handler: &Value,
-    codex_home: Option<&Path>,
-) -> bool {
-    let Some(home) = codex_home else { return false };
-    let Ok(config) = std::fs::read_to_string(home.join("config.toml")) else {
-        return false;
-    };
-    let abs: PathBuf = hooks_json
-        .canonicalize()
-        .unwrap_or_else(|_| hooks_json.to_path_buf());
-    let key = format!("{}:{}:{gi}:{hi}", abs.display(), snake(event));
-    let want = codex_hash(event, group, handler);
-    config.find(&format!("\"{key}\"")).is_some_and(|at| {
-        config[at..]
-            .lines()
-            .find(|l| l.trim_start().starts_with("trusted_hash"))
-            .is_some_and(|l| l.contains(&want))
-    })
-}
-
-fn snake(event: &str) -> String {
-    let mut s = String::new();
-    for (i, c) in event.chars().enumerate() {
-        if c.is_ascii_uppercase() && i > 0 {
-            s.push('_');
-        }
-        s.push(c.to_ascii_lowercase());
-    }
-    s
-}
-
-/// The hash Codex 0.169 records for a reviewed hook: SHA-256 of the
-/// compact, key-sorted JSON of the hook's identity.
-fn codex_hash(event: &str, group: &Value, handler: &Value) -> String {
-    const MATCHER_EVENTS: [&str; 8] = [
-        "PreToolUse",
-        "PostToolUse",
-        "PermissionRequest",
-        "SessionStart",
-        "PreCompact",
-        "PostCompact",
-        "SubagentStart",
-        "SubagentStop",
-    ];
-    let timeout = handler
-        .get("timeout")
-        .and_then(Value::as_u64)
-        .unwrap_or(600)
-        .max(1);
-    let mut h = serde_json::json!({
-        "type": "command",
-        "command": handler.get("command").cloned().unwrap_or(Value::Null),
-        "timeout": timeout,
-        "async": false,
-    });
-    if let Some(m) = handler.get("statusMessage") {
-        h["statusMessage"] = m.clone();
-    }
-    let mut ident = serde_json::json!({ "event_name": snake(event), "hooks": [h] });
-    if MATCHER_EVENTS.contains(&event)
-        && let Some(m) = group.get("matcher").filter(|m| !m.is_null())
-    {
-        ident["matcher"] = m.clone();
-    }
-    let canonical = sorted(&ident).to_string();
-    let digest = Sha256::digest(canonical.as_bytes());
-    format!(
-        "sha256:{}",
-        digest
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect::<String>()
-    )
-}
-
-/// `v` with object keys sorted at every depth.
-fn sorted(v: &Value) -> Value {
-    match v {
-        Value::Object(m) => {
-            let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
-            let mut out = serde_json::Map::new();
-            for k in keys {
-                out.insert(k.clone(), sorted(&m[k]));
-            }
-            Value::Object(out)
-        }
-        Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
-        other => other.clone(),
-    }
 }
 
 fn sizes(out: &mut Vec<Finding>, root: &Path, config: &Config) {
@@ -281,30 +174,5 @@ fn sizes(out: &mut Vec<Finding>, root: &Path, config: &Config) {
                 )));
             }
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_codex_hash_matches_codexs_own() {
-        // From codex 0.169's hooks/list for this definition (the recipe in
-        // ../shared/tools/agent-clients/codex_hook_hash.py, checked there
-        // against Codex itself).
-        let group = serde_json::json!({"matcher": "startup|resume"});
-        let handler = serde_json::json!({"type": "command", "command": "hipo hook codex session-start", "timeout": 10});
-        let h = codex_hash("SessionStart", &group, &handler);
-        let ident = r#"{"event_name":"session_start","hooks":[{"async":false,"command":"hipo hook codex session-start","timeout":10,"type":"command"}],"matcher":"startup|resume"}"#;
-        let want = Sha256::digest(ident.as_bytes());
-        assert_eq!(
-            h,
-            format!(
-                "sha256:{}",
-                want.iter().map(|b| format!("{b:02x}")).collect::<String>()
-            )
-        );
-        assert_eq!(snake("UserPromptSubmit"), "user_prompt_submit");
     }
 }

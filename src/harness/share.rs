@@ -47,8 +47,9 @@ const HOOKS: [&str; 2] = ["post-merge", "post-rewrite"];
 
 /// Sets the project under `root` up for a shared repository; `bin` runs
 /// hipo from this clone's git config and hooks (`hipo`, or this binary's
-/// path when `hipo` on PATH is not it). Idempotent.
-pub fn install(root: &Path, bin: &str) -> Result<Report> {
+/// path when `hipo` on PATH is not it); `personal` are the platforms'
+/// hooks files that stay out of git. Idempotent.
+pub fn install(root: &Path, bin: &str, personal: &[&str]) -> Result<Report> {
     let top = toplevel(root)?;
     let mut report = Report {
         platform: "git".into(),
@@ -61,7 +62,7 @@ pub fn install(root: &Path, bin: &str) -> Result<Report> {
     );
     report.note(
         ".gitignore",
-        add_lines(&root.join(".gitignore"), &ignored())?,
+        add_lines(&root.join(".gitignore"), &ignored(personal))?,
     );
     for (name, kind, what) in DRIVERS {
         let driver = format!("{bin} merge-driver {kind} %O %A %B %P");
@@ -102,7 +103,7 @@ pub fn install(root: &Path, bin: &str) -> Result<Report> {
             }
         }
     }
-    for rel in ignored().lines().filter(|rel| tracked(root, rel)) {
+    for rel in ignored(personal).lines().filter(|rel| tracked(root, rel)) {
         report.next_steps.push(format!(
             "{rel} belongs to this machine and is now ignored, but git still tracks it: run `git rm --cached {rel}` and commit"
         ));
@@ -163,13 +164,11 @@ pub fn check(root: &Path, share: bool, out: &mut Vec<Finding>) {
 /// What stays out of git besides `.hipo/`: this clone's trigger state and
 /// the hook settings that are personal (they may name this machine's
 /// binary by its path).
-fn ignored() -> String {
+fn ignored(personal: &[&str]) -> String {
     let mut lines = format!("{STATE_FILE}\n");
-    for platform in hipo_core::platform::Platform::ALL {
-        if let Some(l) = super::layout(platform).ok().filter(|l| l.hooks_personal) {
-            lines.push_str(l.hooks_file);
-            lines.push('\n');
-        }
+    for rel in personal {
+        lines.push_str(rel);
+        lines.push('\n');
     }
     lines
 }

@@ -63,7 +63,6 @@ pub mod journal;
 pub mod layout;
 pub mod llm;
 pub mod markdown;
-pub mod platform;
 pub mod private;
 pub mod progress;
 pub(crate) mod project;

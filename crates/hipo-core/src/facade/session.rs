@@ -6,10 +6,10 @@ use crate::config::{CompactionState, Config};
 use crate::error::{Error, Problem, Result};
 use crate::fsutil::ProjectLock;
 use crate::ingest::{self, Ingested};
+use crate::ingest::{Format, Source};
 use crate::journal::{self, Entry};
 use crate::layout::PathKind;
 use crate::llm::{self, Backend, OllamaSummarizer, Settings};
-use crate::platform::Platform;
 use crate::progress::Progress;
 use crate::project;
 use crate::status::StatusReport;
@@ -244,41 +244,30 @@ impl<'h> Session<'h> {
     }
 
     /// Appends what is new in an agent's session transcript to today's
-    /// raw log, once: the entry carries a watermark, and this session's
+    /// raw log, once: each entry carries a watermark, and this session's
     /// lock keeps two captures of one transcript from both reading the old
-    /// one. Nothing new appends nothing. `session` picks one session of a
-    /// store that holds many (OpenCode's database).
-    pub fn ingest(
-        &self,
-        platform: Platform,
-        transcript: &Path,
-        session: Option<&str>,
-        today: NaiveDate,
-    ) -> Result<Ingested> {
+    /// one. Nothing new appends nothing. A database source reads its one
+    /// session, or every session of an OpenClaw database when it names
+    /// none: one report per session read.
+    pub fn capture(&self, source: &Source, today: NaiveDate) -> Result<Vec<Ingested>> {
+        let store = || self.store().ok();
+        if source.format == Format::OpenClaw && ingest::openclaw::is_store(&source.path) {
+            let session = source.session.as_deref();
+            let found =
+                ingest::openclaw::read_new_store(self.root(), &store, &source.path, session)?;
+            return found
+                .iter()
+                .map(|capture| self.write_capture(capture, today))
+                .collect();
+        }
         let capture = ingest::read_new(
             self.root(),
-            &|| self.store().ok(),
-            platform,
-            transcript,
-            session,
+            &store,
+            source.format,
+            &source.path,
+            source.session.as_deref(),
         )?;
-        self.write_capture(&capture, today)
-    }
-
-    /// Captures what is new in each session of an OpenClaw transcript
-    /// database (or only in `session`): one entry per session.
-    pub fn ingest_openclaw_store(
-        &self,
-        store: &Path,
-        session: Option<&str>,
-        today: NaiveDate,
-    ) -> Result<Vec<Ingested>> {
-        let found =
-            ingest::openclaw::read_new_store(self.root(), &|| self.store().ok(), store, session)?;
-        found
-            .iter()
-            .map(|capture| self.write_capture(capture, today))
-            .collect()
+        Ok(vec![self.write_capture(&capture, today)?])
     }
 
     /// Appends a capture's entry, or, where an earlier capture of the same

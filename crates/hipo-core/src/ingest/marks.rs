@@ -7,9 +7,9 @@
 //! log shrank or went away (not append-only any more), the raw logs are
 //! read whole and the cache is rebuilt from them.
 
+use super::Format;
 use crate::error::{Error, Result};
 use crate::layout::{MEMORY_DIR, PathKind, classify};
-use crate::platform::Platform;
 use crate::store::Store;
 use crate::store::marks::{Mark, Marks};
 use std::collections::HashMap;
@@ -23,27 +23,27 @@ const PREFIX: &str = "<!-- hipo:ingest ";
 /// read again each time (a few KB) rather than recorded every time.
 const PERSIST_BYTES: u64 = 256 * 1024;
 
-/// The cursor of the newest watermark `platform`'s transcript `key` left.
+/// The cursor of the newest watermark `format`'s transcript `key` left.
 /// `open` opens the store for writing, called only when the cache is
 /// worth updating; the cache is read without a write.
 pub(super) fn find<'s>(
     root: &Path,
     open: &dyn Fn() -> Option<&'s Store>,
-    platform: Platform,
+    format: Format,
     key: &str,
 ) -> Result<Option<String>> {
-    find_with(root, open, platform, key, PERSIST_BYTES)
+    find_with(root, open, format, key, PERSIST_BYTES)
 }
 
-/// The newest watermark's cursor of every transcript of `platform`, by
+/// The newest watermark's cursor of every transcript of `format`, by
 /// key: for a store holding many sessions (OpenClaw's database), one
 /// look at the raw logs for all of them.
 pub(super) fn find_all<'s>(
     root: &Path,
     open: &dyn Fn() -> Option<&'s Store>,
-    platform: Platform,
+    format: Format,
 ) -> Result<HashMap<String, String>> {
-    let prefix = format!("{} ", platform.as_str());
+    let prefix = format!("{} ", format.as_str());
     Ok(known(root, open, PERSIST_BYTES)?
         .marks
         .into_iter()
@@ -55,11 +55,11 @@ pub(super) fn find_all<'s>(
 fn find_with<'s>(
     root: &Path,
     open: &dyn Fn() -> Option<&'s Store>,
-    platform: Platform,
+    format: Format,
     key: &str,
     persist: u64,
 ) -> Result<Option<String>> {
-    let id = format!("{} {key}", platform.as_str());
+    let id = format!("{} {key}", format.as_str());
     Ok(known(root, open, persist)?
         .marks
         .remove(&id)
@@ -230,7 +230,7 @@ mod tests {
         let find = |key: &str| {
             let cell = std::cell::OnceCell::new();
             let open = || Some(cell.get_or_init(|| Store::open(root).unwrap().0));
-            find_with(root, &open, Platform::Codex, key, 0).unwrap()
+            find_with(root, &open, Format::Codex, key, 0).unwrap()
         };
         assert_eq!(find("a").as_deref(), Some("20"));
         assert_eq!(find("b").as_deref(), Some("5"));
@@ -269,7 +269,7 @@ mod tests {
         assert_eq!(find("b"), None);
         // Without a store: the same answers from the raw logs alone.
         assert_eq!(
-            super::find(root, &|| None, Platform::Codex, "a")
+            super::find(root, &|| None, Format::Codex, "a")
                 .unwrap()
                 .as_deref(),
             Some("15")

@@ -14,6 +14,7 @@
 mod anchor;
 mod claude;
 mod codex;
+mod format;
 mod marks;
 pub mod openclaw;
 pub mod opencode;
@@ -22,7 +23,7 @@ pub(crate) mod torn;
 use crate::error::{Error, Result};
 use crate::journal::Entry;
 use crate::markdown::EntryType;
-use crate::platform::Platform;
+pub use format::{Format, Source};
 use std::path::Path;
 
 /// Who said it.
@@ -117,7 +118,7 @@ const TOOL_CHARS: usize = 160;
 /// watermark that says how far it was read.
 #[derive(Debug)]
 pub(crate) struct Capture {
-    platform: Platform,
+    format: Format,
     parsed: Parsed,
     /// The transcript's name in watermarks.
     key: String,
@@ -129,14 +130,14 @@ pub(crate) struct Capture {
 
 impl Capture {
     pub(crate) fn new(
-        platform: Platform,
+        format: Format,
         parsed: Parsed,
         key: &str,
         cursor: &str,
         transcript: String,
     ) -> Capture {
         Capture {
-            platform,
+            format,
             parsed,
             key: key.to_string(),
             cursor: cursor.to_string(),
@@ -164,7 +165,7 @@ impl Capture {
         let messages = &self.parsed.messages[skip.min(self.parsed.messages.len())..];
         Some(Entry {
             kind: EntryType::Project,
-            topic: title(messages, self.platform),
+            topic: title(messages, self.format),
             fields: Vec::new(),
             body: format!("{}{}\n", body(messages), self.watermark()),
         })
@@ -174,7 +175,7 @@ impl Capture {
     fn watermark(&self) -> String {
         format!(
             "{MARK_PREFIX}{} {} {} -->",
-            self.platform.as_str(),
+            self.format.as_str(),
             self.key,
             self.cursor
         )
@@ -195,7 +196,7 @@ pub(crate) const MARK_PREFIX: &str = "<!-- hipo:ingest ";
 pub(crate) fn read_new<'s>(
     root: &Path,
     store: &dyn Fn() -> Option<&'s crate::store::Store>,
-    platform: Platform,
+    format: Format,
     transcript: &Path,
     session: Option<&str>,
 ) -> Result<Capture> {
@@ -203,34 +204,34 @@ pub(crate) fn read_new<'s>(
         Some(s) => (session_key(s), None),
         None => {
             let stem = transcript_key(transcript);
-            match session_in(platform, transcript).map(|id| session_key(&id)) {
+            match session_in(format, transcript).map(|id| session_key(&id)) {
                 Some(key) if key != stem => (key, Some(stem)),
                 _ => (stem, None),
             }
         }
     };
-    let mut mark = marks::find(root, store, platform, &key)?;
+    let mut mark = marks::find(root, store, format, &key)?;
     if mark.is_none()
         && let Some(legacy) = &legacy
     {
-        mark = marks::find(root, store, platform, legacy)?;
+        mark = marks::find(root, store, format, legacy)?;
     }
-    let (parsed, cursor) = read_since(platform, transcript, session, mark.as_deref())?;
+    let (parsed, cursor) = read_since(format, transcript, session, mark.as_deref())?;
     let transcript = match session {
         Some(s) => format!("{}#{s}", transcript.display()),
         None => transcript.display().to_string(),
     };
-    Ok(Capture::new(platform, parsed, &key, &cursor, transcript))
+    Ok(Capture::new(format, parsed, &key, &cursor, transcript))
 }
 
 /// The session id a JSONL transcript names in its first lines (Claude
 /// Code's `sessionId`, Codex's `session_meta`), when it does.
-fn session_in(platform: Platform, transcript: &Path) -> Option<String> {
+fn session_in(format: Format, transcript: &Path) -> Option<String> {
     use std::io::Read;
     const HEAD: u64 = 64 * 1024;
-    let parse = match platform {
-        Platform::ClaudeCode => claude::parse,
-        Platform::Codex => codex::parse,
+    let parse = match format {
+        Format::ClaudeCode => claude::parse,
+        Format::Codex => codex::parse,
         _ => return None,
     };
     let mut head = Vec::new();
@@ -249,23 +250,23 @@ fn session_in(platform: Platform, transcript: &Path) -> Option<String> {
 /// transcripts in a database. It holds no `--`; a JSONL cursor adds, after
 /// a space, the line it ends at (see [`anchor`]).
 fn read_since(
-    platform: Platform,
+    format: Format,
     transcript: &Path,
     session: Option<&str>,
     mark: Option<&str>,
 ) -> Result<(Parsed, String)> {
-    match platform {
-        Platform::ClaudeCode | Platform::Codex => {
+    match format {
+        Format::ClaudeCode | Format::Codex => {
             let offset = anchor::resume_at(transcript, mark)?;
             let (from, bytes) = read_from(transcript, offset)?;
-            let parsed = match platform {
-                Platform::ClaudeCode => claude::parse(&bytes),
+            let parsed = match format {
+                Format::ClaudeCode => claude::parse(&bytes),
                 _ => codex::parse(&bytes),
             };
             let cursor = anchor::cursor(from + parsed.consumed, &bytes[..parsed.consumed]);
             Ok((parsed, cursor))
         }
-        Platform::OpenCode => {
+        Format::OpenCode => {
             let session = session.ok_or_else(|| {
                 Error::Usage(format!(
                     "{} holds many OpenCode sessions: name one with --session ID",
@@ -274,11 +275,11 @@ fn read_since(
             })?;
             opencode::read(transcript, session, mark.unwrap_or(""))
         }
-        Platform::OpenClaw if openclaw::is_store(transcript) => Err(Error::Usage(format!(
+        Format::OpenClaw if openclaw::is_store(transcript) => Err(Error::Usage(format!(
             "{} is OpenClaw's transcript database: ingest it with `hipo ingest --platform openclaw` (every session in it, or --session ID)",
             transcript.display()
         ))),
-        Platform::OpenClaw => openclaw::read_jsonl(transcript, mark),
+        Format::OpenClaw => openclaw::read_jsonl(transcript, mark),
     }
 }
 
@@ -314,7 +315,7 @@ fn session_key(session: &str) -> String {
 }
 
 /// `Session <time> <first words of the user>`.
-fn title(messages: &[Message], platform: Platform) -> String {
+fn title(messages: &[Message], format: Format) -> String {
     let when = messages
         .iter()
         .find_map(|m| m.at.as_deref())
@@ -337,7 +338,7 @@ fn title(messages: &[Message], platform: Platform) -> String {
     }
     // A bracket would read as the entry's type tag.
     let t = t.replace(['[', ']'], "");
-    format!("{t} ({})", platform.as_str())
+    format!("{t} ({})", format.as_str())
 }
 
 /// The messages as lines: `User: …`, `Assistant: …`, `Tool: …`,

@@ -15,13 +15,13 @@
 //! zstd decoder, and OpenClaw only compresses large events (pasted files,
 //! big tool outputs), whose gist the capture cuts to a line anyway.
 
+use super::Format;
 use super::{Capture, Parsed, Role};
 use crate::error::{Error, Result};
-use crate::platform::Platform;
 use rusqlite::{OpenFlags, OptionalExtension};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 /// The cursor of a database session: the last `seq` read.
@@ -173,47 +173,6 @@ pub fn is_store(path: &Path) -> bool {
         .is_ok_and(|()| &head == b"SQLite format 3\0")
 }
 
-/// The transcript databases of every agent under OpenClaw's state
-/// directory (`OPENCLAW_STATE_DIR`, else `~/.openclaw`), or of one agent.
-pub fn stores(agent: Option<&str>) -> Vec<PathBuf> {
-    let Some(state) = state_dir() else {
-        return Vec::new();
-    };
-    let agents = state.join("agents");
-    let names: Vec<String> = match agent {
-        Some(a) => vec![a.to_string()],
-        None => std::fs::read_dir(&agents)
-            .map(|rd| {
-                rd.flatten()
-                    .filter_map(|e| e.file_name().into_string().ok())
-                    .collect()
-            })
-            .unwrap_or_default(),
-    };
-    let mut out: Vec<PathBuf> = names
-        .iter()
-        .map(|a| agents.join(a).join("agent/openclaw-agent.sqlite"))
-        .filter(|p| p.is_file())
-        .collect();
-    out.sort();
-    out
-}
-
-/// OpenClaw's state directory: `OPENCLAW_STATE_DIR`, else `~/.openclaw`.
-pub fn state_dir() -> Option<PathBuf> {
-    match std::env::var_os("OPENCLAW_STATE_DIR").filter(|v| !v.is_empty()) {
-        Some(dir) => Some(expand_home(&dir.to_string_lossy())),
-        None => std::env::var_os("HOME").map(|h| Path::new(&h).join(".openclaw")),
-    }
-}
-
-fn expand_home(p: &str) -> PathBuf {
-    match (p.strip_prefix("~/"), std::env::var_os("HOME")) {
-        (Some(rest), Some(home)) => Path::new(&home).join(rest),
-        _ => PathBuf::from(p),
-    }
-}
-
 /// What is new in each session of an OpenClaw transcript database (or
 /// only in `session`), one entry per session that has something new.
 pub(crate) fn read_new_store<'s>(
@@ -231,13 +190,13 @@ pub(crate) fn read_new_store<'s>(
     // all of them, from one look at the raw logs (cached in the store).
     let marks = match session {
         Some(_) => HashMap::new(),
-        None => super::marks::find_all(root, cache, Platform::OpenClaw)?,
+        None => super::marks::find_all(root, cache, Format::OpenClaw)?,
     };
     let mut out = Vec::new();
     for (id, newest) in sessions {
         let key = super::transcript_key(Path::new(&id));
         let mark = match session {
-            Some(_) => super::marks::find(root, cache, Platform::OpenClaw, &key)?,
+            Some(_) => super::marks::find(root, cache, Format::OpenClaw, &key)?,
             None => marks.get(&key).cloned(),
         };
         let mark: i64 = mark
@@ -248,7 +207,7 @@ pub(crate) fn read_new_store<'s>(
         if newest <= mark {
             // Read up to its last row already: nothing to query.
             out.push(Capture::new(
-                Platform::OpenClaw,
+                Format::OpenClaw,
                 Parsed::default(),
                 &key,
                 "",
@@ -261,7 +220,7 @@ pub(crate) fn read_new_store<'s>(
         let transcript = format!("{}#{id}", store.display());
         let cursor = format!("{SEQ}{}", last.unwrap_or(mark));
         out.push(Capture::new(
-            Platform::OpenClaw,
+            Format::OpenClaw,
             parsed,
             &key,
             &cursor,
@@ -343,6 +302,7 @@ fn read_session(
 mod tests {
     use super::*;
     use serde_json::json;
+    use std::path::PathBuf;
 
     /// Pi rows as OpenClaw 2026.9.6 wrote them (shapes copied from a real
     /// gateway run), with a tool call, thinking, a rewind that abandons a

@@ -24,25 +24,11 @@ use super::{Parsed, Role};
 use crate::error::{Error, Result};
 use rusqlite::{Connection, OpenFlags};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 /// How long a read waits for OpenCode's writer to let go.
 const BUSY_WAIT: Duration = Duration::from_secs(5);
-
-/// The database OpenCode uses with this environment: `OPENCODE_DB`, else
-/// `$XDG_DATA_HOME/opencode/opencode.db`, else
-/// `~/.local/share/opencode/opencode.db`.
-pub fn default_db() -> Option<PathBuf> {
-    let var = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty());
-    if let Some(db) = var("OPENCODE_DB") {
-        return Some(PathBuf::from(db));
-    }
-    let data = var("XDG_DATA_HOME")
-        .map(PathBuf::from)
-        .or_else(|| var("HOME").map(|h| Path::new(&h).join(".local/share")))?;
-    Some(data.join("opencode/opencode.db"))
-}
 
 /// A session of the store, as `hipo ingest` lists them.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -232,6 +218,7 @@ fn short_input(input: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
     /// A message row (id, session, data) and its parts (id, data).
     type Msg<'a> = (&'a str, &'a str, &'a str, &'a [(&'a str, &'a str)]);

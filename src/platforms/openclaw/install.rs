@@ -13,12 +13,12 @@
 //! entry turns that into a list of one). Otherwise the report says which
 //! `openclaw` command to run instead.
 
-use super::files::{self, json_text, put, read, with_block};
-use super::openclaw_hook::{HANDLER_TS, hook_md};
-use super::{Change, Finding, Report, texts};
+use super::hook::{HANDLER_TS, hook_md};
+use super::{NAME, state_dir};
+use crate::harness::doctor::{fix, warn};
+use crate::harness::files::{self, json_text, put, read};
+use crate::harness::{Change, Finding, Report, texts};
 use hipo_core::error::Result;
-use hipo_core::ingest::openclaw::state_dir;
-use hipo_core::platform::Platform;
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
 
@@ -45,10 +45,7 @@ pub fn config_path() -> Option<PathBuf> {
 
 /// Installs hipo into the OpenClaw workspace `root`; `bin` runs hipo.
 pub fn install(root: &Path, bin: &str) -> Result<Report> {
-    let mut report = Report {
-        platform: Platform::OpenClaw.as_str().into(),
-        ..Default::default()
-    };
+    let mut report = Report::new(NAME);
     for (rel, text) in texts::HOT_FILES
         .iter()
         .copied()
@@ -88,10 +85,7 @@ pub fn install(root: &Path, bin: &str) -> Result<Report> {
 /// Removes what [`install`] added; memory files (MEMORY.md, USER.md, the
 /// hot files) stay.
 pub fn uninstall(root: &Path) -> Result<Report> {
-    let mut report = Report {
-        platform: Platform::OpenClaw.as_str().into(),
-        ..Default::default()
-    };
+    let mut report = Report::new(NAME);
     report.note("AGENTS.md", set_block(root, None)?);
     let skills = texts::SKILLS
         .iter()
@@ -110,11 +104,7 @@ pub fn uninstall(root: &Path) -> Result<Report> {
 }
 
 fn set_block(root: &Path, block: Option<&str>) -> Result<Change> {
-    let path = root.join("AGENTS.md");
-    let old = read(&path)?;
-    let new = with_block(old.as_deref().unwrap_or(""), block);
-    let new = (!new.trim().is_empty() || block.is_some()).then_some(new);
-    put(&path, old.as_deref(), new.as_deref())
+    crate::harness::set_block(root, "AGENTS.md", block)
 }
 
 /// Sets (`bin` given) or removes hipo's hook entry and MCP server in
@@ -352,19 +342,6 @@ pub fn doctor(root: &Path, out: &mut Vec<Finding>) {
     doctor_mcp(root, &cfg, &shown, out);
 }
 
-/// Something that does not work, and what to do.
-fn fix(what: String) -> Finding {
-    Finding { level: "fix", what }
-}
-
-/// Something that works but could be better.
-fn warn(what: String) -> Finding {
-    Finding {
-        level: "warn",
-        what,
-    }
-}
-
 /// The hook: enabled in OpenClaw's config `shown`, loaded by the running
 /// gateway, and able to find hipo.
 fn doctor_hook(root: &Path, cfg: &Value, shown: &str, out: &mut Vec<Finding>) {
@@ -399,7 +376,7 @@ fn doctor_hook(root: &Path, cfg: &Value, shown: &str, out: &mut Vec<Finding>) {
         .and_then(|e| e.pointer("/env/HIPO_BIN"))
         .and_then(Value::as_str)
         .unwrap_or("hipo");
-    if !super::doctor::reachable(bin) {
+    if !crate::harness::doctor::reachable(bin) {
         out.push(fix(format!(
             "openclaw: the hook runs `{bin}`, which is not there: put hipo on PATH or run `hipo init --platform openclaw` again"
         )));
@@ -422,7 +399,7 @@ fn doctor_mcp(root: &Path, cfg: &Value, shown: &str, out: &mut Vec<Finding>) {
         .get("command")
         .and_then(Value::as_str)
         .unwrap_or("hipo");
-    if !super::doctor::reachable(cmd) {
+    if !crate::harness::doctor::reachable(cmd) {
         out.push(fix(format!(
             "openclaw: the MCP server hipo runs `{cmd}`, which is not on PATH: install hipo there (cargo install --path .)"
         )));
@@ -550,7 +527,7 @@ mod tests {
         let v: Value = serde_json::from_str(&meta["metadata: ".len()..]).unwrap();
         assert_eq!(
             v["openclaw"]["events"].as_array().unwrap().len(),
-            super::super::openclaw_hook::EVENTS.len()
+            super::super::hook::EVENTS.len()
         );
         assert!(front.contains("name: hipo\n"));
     }

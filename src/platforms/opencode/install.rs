@@ -1,4 +1,4 @@
-//! What OpenCode (1.18, V1 plugins) needs beyond the protocol and skills:
+//! Installing into OpenCode (1.18, V1 plugins), beyond the protocol and skills:
 //! the plugin `.opencode/plugins/hipo.js`, and hipo's MCP server in the
 //! project's `opencode.json`.
 //!
@@ -13,10 +13,10 @@
 //! `hipo init` would find a file it did not write. Every other byte of the
 //! user's file is kept (`jsonc`: an edit as text, comments included).
 
-use super::doctor::{fix, ok, reachable, warn};
-use super::files::{Change, put, read};
-use super::jsonc;
-use super::{Finding, Report};
+use crate::harness::doctor::{fix, ok, reachable, warn};
+use crate::harness::files::{Change, put, read};
+use crate::harness::jsonc;
+use crate::harness::{Finding, Report};
 use hipo_core::error::{Error, Result};
 use serde_json::{Value, json};
 use std::path::Path;
@@ -24,7 +24,7 @@ use std::path::Path;
 /// The plugin, relative to the project.
 pub const PLUGIN: &str = ".opencode/plugins/hipo.js";
 /// Its text.
-pub const PLUGIN_JS: &str = include_str!("opencode_plugin.js");
+pub const PLUGIN_JS: &str = include_str!("plugin.js");
 /// What OpenCode inserts into a config file that lacks it.
 const SCHEMA: &str = "https://opencode.ai/config.json";
 
@@ -77,7 +77,7 @@ pub fn uninstall(root: &Path, report: &mut Report) -> Result<()> {
     Ok(())
 }
 
-fn is_hipos_plugin(text: &str) -> bool {
+pub(super) fn is_hipos_plugin(text: &str) -> bool {
     text.contains("written by `hipo init --platform opencode`")
 }
 
