@@ -28,7 +28,7 @@
 
 use super::scan;
 use crate::error::{Error, Result};
-use format::{FpHash, decode, encode, encode_vector};
+use format::{FpHash, Record, decode, encode, encode_vector};
 use memmap2::Mmap;
 use std::cell::OnceCell;
 use std::collections::{HashMap, HashSet};
@@ -44,8 +44,7 @@ const LOCK: &str = "lock";
 /// are (`embed::text`): an old cache is dropped. 3: a session's opening
 /// turn is a passage of its own.
 const FORMAT: u32 = 3;
-/// Bytes of a row's record in `rows.G.bin`.
-pub const ROW_BYTES: usize = 24;
+pub use format::ROW_BYTES;
 /// Rows of sections the index no longer holds are dropped once they are
 /// more than this share of all rows: rewriting the files costs a pass over
 /// them, so not for every edited section (a live log changes its last
@@ -71,16 +70,6 @@ pub struct Row {
     pub piece: u16,
     pub count: u16,
     pub vector: Vec<f32>,
-}
-
-/// A row's record, as read back.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) struct Record {
-    pub section: u64,
-    pub text: u64,
-    pub piece: u16,
-    pub count: u16,
-    pub scale: f32,
 }
 
 /// The vectors of one model, as on disk when last loaded.
@@ -586,6 +575,6 @@ pub fn normalized(v: &[f32]) -> Vec<f32> {
     }
 }
 
-mod format;
+pub(super) mod format;
 #[cfg(test)]
 mod tests;

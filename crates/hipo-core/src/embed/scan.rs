@@ -11,7 +11,7 @@
 //! of the best [`RESCORE`]× candidates with the exact rows undoes for the
 //! ones returned.
 
-use super::cache::Record;
+use super::cache::format::Record;
 use half::f16;
 use half::slice::{HalfBitsSliceExt, HalfFloatSliceExt};
 use rayon::prelude::*;

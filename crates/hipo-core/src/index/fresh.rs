@@ -5,7 +5,8 @@
 //! (`facade::read`): nothing here loads the config or takes the lock.
 
 use super::SearchIndex;
-use super::sync::{Look, SyncReport, scan_against, sync_from};
+use super::report::SyncReport;
+use super::sync::{Look, scan_against, sync_from};
 use super::version;
 use crate::config::Config;
 use crate::error::Result;

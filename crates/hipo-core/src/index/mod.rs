@@ -16,6 +16,7 @@ mod documents;
 mod export;
 mod fresh;
 mod parts;
+mod report;
 pub(crate) mod schema;
 pub mod sections;
 mod sync;
@@ -36,8 +37,9 @@ pub use fresh::{Fresh, Patience};
 pub(crate) use fresh::{Stat, check, current, update};
 pub(crate) use parts::{LinesBetween, line_count, lines_between, section_from};
 
+pub use report::{RebuildReason, SyncReport};
 pub(crate) use schema::Fields;
-pub use sync::{RebuildReason, SyncReport, sync};
+pub use sync::sync;
 
 /// What the index holds and how it is cut; bump with any change to the
 /// schema or to [`sections`]. Recorded with [`analyzer::ANALYZER_VERSION`]:

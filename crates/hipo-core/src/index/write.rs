@@ -3,7 +3,7 @@
 //! sections of changed files deleted; small segments merged at the end.
 
 use super::documents::{Outcome, Prepared, hex, prepare};
-use super::sync::SyncReport;
+use super::report::SyncReport;
 use super::{SearchIndex, version};
 use crate::error::{Error, Result};
 use crate::progress::{Event, Progress, Task};

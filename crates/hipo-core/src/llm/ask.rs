@@ -2,16 +2,13 @@
 //! else chunks that fit the context, each asked for, then merged. Every
 //! answer is checked before it is cached or used.
 
-use super::call::{Failure, Request};
+use super::call::{CUT_TRIES, Failure, Request};
 use super::ground::{Grounds, mass_repetition, normalise};
 use super::overflow::{self, Seen};
 use super::structured::{self, Mode};
 use super::{Kind, OllamaSummarizer, fallback, implausible, prompt, root};
 use crate::layout::{Level, NodeId};
 use crate::summarize::{SourceText, Summary, SummaryError, SummaryRequest};
-
-/// Attempts at a node whose prompt was cut, each with smaller chunks.
-pub(super) const CUT_TRIES: usize = 3;
 
 /// Rounds of merging partials that each fill the context alone.
 const MERGE_ROUNDS: usize = 3;

@@ -9,6 +9,9 @@ use ollama_rs::error::OllamaError;
 use ollama_rs::generation::completion::request::GenerationRequest;
 use ollama_rs::models::ModelOptions;
 
+/// Attempts at a node whose prompt was cut, each with smaller chunks.
+pub(super) const CUT_TRIES: usize = 3;
+
 /// Why a call gave no usable answer.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum Failure {

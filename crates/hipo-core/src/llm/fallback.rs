@@ -9,7 +9,7 @@
 //! hipo wrote ([`MARKER`]), and `hipo status` reports it.
 
 use super::ground::{normalise, words};
-use super::prompt::REQUIRED_SECTIONS;
+use super::sections::REQUIRED_SECTIONS;
 use crate::markdown::{EntryType, split_type_tag};
 use crate::summarize::SourceText;
 

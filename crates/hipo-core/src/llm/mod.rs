@@ -18,6 +18,7 @@ mod ground;
 mod overflow;
 pub mod prompt;
 mod root;
+mod sections;
 mod settings;
 pub mod structured;
 

@@ -5,6 +5,7 @@
 //! summary. The prompt is versioned: [`PROMPT_VERSION`] is part of every
 //! cache key and is recorded in each summary's frontmatter.
 
+use super::sections::REQUIRED_SECTIONS;
 use super::structured::Mode;
 use crate::layout::{Level, NodeId};
 use crate::summarize::SourceText;
@@ -18,15 +19,6 @@ pub const PROMPT_VERSION: &str = "hipo-v3";
 /// How the line that says why a previous answer was refused begins (the
 /// grounding check does not count it as instructions to echo).
 pub const RETRY_NOTE: &str = "Your previous answer was refused:";
-
-/// The sections every summary must have.
-pub const REQUIRED_SECTIONS: [&str; 5] = [
-    "## Topics",
-    "## Key Decisions",
-    "## Tasks Completed",
-    "## Lessons Learned",
-    "## Open Items",
-];
 
 /// Shortest answer accepted as a summary, in bytes.
 pub const MIN_SUMMARY_BYTES: usize = 120;

@@ -20,7 +20,7 @@ impl OllamaSummarizer<'_> {
                 tries += 1;
                 match self.narrative(context).await {
                     // The ratio was raised: the merges are smaller this time.
-                    Err(super::call::Failure::PromptCut(_)) if tries < super::ask::CUT_TRIES => {}
+                    Err(super::call::Failure::PromptCut(_)) if tries < super::call::CUT_TRIES => {}
                     other => return other.map_err(super::call::Failure::into_error),
                 }
             }

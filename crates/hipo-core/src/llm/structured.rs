@@ -28,7 +28,7 @@ impl Mode {
 }
 
 /// The node sections' JSON keys, in the order of
-/// [`super::prompt::REQUIRED_SECTIONS`] after `## Topics`.
+/// [`super::sections::REQUIRED_SECTIONS`] after `## Topics`.
 const LISTS: [&str; 4] = [
     "key_decisions",
     "tasks_completed",
@@ -123,7 +123,7 @@ pub fn render_node(answer: &str) -> Result<String, String> {
     if !any {
         out.push_str("- none\n");
     }
-    for (key, heading) in LISTS.iter().zip(&super::prompt::REQUIRED_SECTIONS[1..]) {
+    for (key, heading) in LISTS.iter().zip(&super::sections::REQUIRED_SECTIONS[1..]) {
         out.push_str(heading);
         out.push('\n');
         out.push_str(&bullets(&value, key)?);

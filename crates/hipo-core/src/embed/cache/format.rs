@@ -1,9 +1,21 @@
 //! The byte layout of the cache's rows, and the hasher of its lookups.
 
-use super::{ROW_BYTES, Record};
 use half::f16;
 use half::slice::HalfFloatSliceExt;
 use std::hash::{BuildHasherDefault, Hasher};
+
+/// Bytes of a row's record in `rows.G.bin`.
+pub const ROW_BYTES: usize = 24;
+
+/// A row's record, as read back.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(in crate::embed) struct Record {
+    pub section: u64,
+    pub text: u64,
+    pub piece: u16,
+    pub count: u16,
+    pub scale: f32,
+}
 
 /// Fingerprints are hashes already: a multiply spreads them (and a
 /// caller's small ids) over the table, at a fraction of SipHash's cost,
