@@ -39,7 +39,7 @@ impl Run<'_> {
         inputs: Inputs,
         reason: super::Reason,
         keep_prev: bool,
-    ) -> crate::Result<Result<Draft, Problem>> {
+    ) -> crate::error::Result<Result<Draft, Problem>> {
         let (mut sources, raw_topics) = match self.read_sources(id, &inputs) {
             Ok(read) => read,
             Err(problem) => return Ok(Err(problem)),
@@ -120,7 +120,7 @@ impl Run<'_> {
     }
 
     /// Summarises a level's drafts as one batch, then writes each.
-    pub(super) fn summarize_and_write(&mut self, drafts: Vec<Draft>) -> crate::Result<()> {
+    pub(super) fn summarize_and_write(&mut self, drafts: Vec<Draft>) -> crate::error::Result<()> {
         let requests: Vec<SummaryRequest> = drafts
             .iter()
             .filter_map(|d| match &d.body {

@@ -62,11 +62,11 @@ pub fn merge_files(
     ours: &std::path::Path,
     theirs: &std::path::Path,
     path: &str,
-) -> crate::Result<()> {
-    let read = |p: &std::path::Path| -> crate::Result<String> {
-        let bytes = std::fs::read(p).map_err(|e| crate::Error::io(p, e))?;
+) -> crate::error::Result<()> {
+    let read = |p: &std::path::Path| -> crate::error::Result<String> {
+        let bytes = std::fs::read(p).map_err(|e| crate::error::Error::io(p, e))?;
         String::from_utf8(bytes).map_err(|_| {
-            crate::Error::Usage(format!(
+            crate::error::Error::Usage(format!(
                 "{path}: not UTF-8 text, so hipo cannot merge it; resolve it by hand"
             ))
         })
