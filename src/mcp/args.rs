@@ -220,7 +220,7 @@ impl<'a> HitOut<'a> {
             level: h.level.as_str(),
             date: h.date.as_deref(),
             kind: h.kind.as_str(),
-            status: h.status.as_deref(),
+            status: h.status.map(|st| st.as_str()),
             score: h.score,
             snippet: &h.snippet,
             also_in: h

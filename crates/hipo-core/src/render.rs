@@ -79,7 +79,7 @@ fn hit(out: &mut String, s: Style, h: &Hit) {
     let mut about = vec![h.level.as_str().to_string()];
     about.extend(h.date.clone());
     about.push(h.kind.as_str().to_string());
-    about.extend(h.status.clone());
+    about.extend(h.status.map(|st| st.as_str().to_string()));
     let _ = writeln!(
         out,
         "{}  {}  {}",

@@ -9,7 +9,7 @@ use crate::markdown::Status;
 use crate::progress::NoProgress;
 use crate::scan::Scan;
 use crate::store::Store;
-use crate::summarize::Summarizer;
+use crate::summarize::{Summarizer, Writer};
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -132,10 +132,10 @@ pub(crate) fn status(
     let mut by_model: Vec<String> = Vec::new();
     let node_records = store.visit_nodes(|path, rec| {
         if in_tree.contains(path) {
-            if rec.summarizer.starts_with("ollama:") {
+            if matches!(rec.writer, Writer::Model { .. }) {
                 by_model.push(path.to_string());
             }
-            *writers.entry(rec.summarizer).or_default() += 1;
+            *writers.entry(rec.writer.to_string()).or_default() += 1;
         }
     })?;
     // Only nodes a model wrote can hold the marker: a memory kept without

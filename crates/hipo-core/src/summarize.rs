@@ -52,6 +52,22 @@ impl Writer {
     }
 }
 
+/// Stored as its string form, so a store's bytes are what they were when
+/// the record held a string; a string no hipo writes reads back as
+/// someone else's text.
+impl serde::Serialize for Writer {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Writer {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Writer, D::Error> {
+        let s = String::deserialize(d)?;
+        Ok(Writer::parse(&s).unwrap_or(Writer::External))
+    }
+}
+
 impl fmt::Display for Writer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -76,6 +92,15 @@ pub struct SourceText {
     pub body: String,
     /// Lines in `body`.
     pub lines: usize,
+}
+
+/// What ROOT's narrative is written from: the day, and the tree's
+/// summaries (monthly nodes, then the last week's dailies), oldest first.
+/// How they are laid out for a model is the summarizer's business.
+#[derive(Debug, Clone)]
+pub struct RootContext {
+    pub today: chrono::NaiveDate,
+    pub summaries: Vec<SourceText>,
 }
 
 /// A node that needs a summary.
@@ -138,12 +163,11 @@ pub trait Summarizer: Sync {
     }
 
     /// Writes ROOT's Active Context, Recent Patterns and Historical Summary
-    /// from `context` (the tree's summaries, oldest first). `None`: this
-    /// backend leaves ROOT mechanical.
+    /// from `context`. `None`: this backend leaves ROOT mechanical.
     fn root_sections(
         &self,
         _input_hash: [u8; 32],
-        _context: &str,
+        _context: &RootContext,
     ) -> Option<Result<[String; 3], SummaryError>> {
         None
     }
@@ -177,6 +201,24 @@ impl Summarizer for NoneSummarizer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_writer_is_stored_as_the_string_it_was_stored_as_before() {
+        let model = Writer::Model {
+            model: "llama3.2:3b".into(),
+            prompt_version: "hipo-v3".into(),
+        };
+        for w in [Writer::Copy, Writer::Mechanical, Writer::NoBackend, model] {
+            let bytes = crate::codec::encode(&w);
+            assert_eq!(bytes, crate::codec::encode(&w.to_string()), "{w}");
+            assert_eq!(crate::codec::decode::<Writer>(&bytes), Some(w));
+        }
+        let foreign = crate::codec::encode(&"something-else".to_string());
+        assert_eq!(
+            crate::codec::decode::<Writer>(&foreign),
+            Some(Writer::External)
+        );
+    }
 
     #[test]
     fn writer_string_form_round_trips() {

@@ -119,8 +119,7 @@ pub(crate) fn plan(node: &Node, policy: &Policy) -> Plan {
     }
     let path = node.id.path();
     let may_retry = policy.calls_model && policy.only.is_none_or(|only| only.contains(&path));
-    let other_writer = matches!(Writer::parse(&rec.summarizer),
-        Some(w @ Writer::Model { .. }) if w != *policy.writer);
+    let other_writer = matches!(&rec.writer, w @ Writer::Model { .. } if w != policy.writer);
     let pending = rec.status == Status::NeedsSummarization;
     if may_retry && (pending || (policy.resummarize && other_writer)) {
         return build(Reason::Retry, false);
@@ -250,7 +249,7 @@ mod tests {
             content_hash: [0; 32],
             adopted: false,
             status,
-            summarizer: "copy".into(),
+            writer: Writer::Copy,
             body_lines: 3,
             source_lines: 3,
             topics: Vec::new(),
@@ -399,7 +398,7 @@ mod tests {
         assert_eq!(run(&inputs(), Some(&rec), on, None), Plan::Keep);
         // Another model's summary is redone with --resummarize.
         let other = NodeRecord {
-            summarizer: model("b").to_string(),
+            writer: model("b"),
             ..record(Status::Tentative)
         };
         assert_eq!(

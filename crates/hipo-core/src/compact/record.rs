@@ -144,7 +144,7 @@ impl<'s> Ledger<'s> {
             content_hash: e.content,
             adopted: e.adopted,
             status: e.status,
-            summarizer: e.writer.to_string(),
+            writer: e.writer.clone(),
             body_lines: e.body_lines,
             source_lines: e.source_lines,
             topics: e.topics,

@@ -10,7 +10,7 @@ use crate::markdown::{self, Status};
 use crate::redact::redact;
 use crate::root::{self as root_md, RootInput};
 use crate::store::Hash;
-use crate::summarize::{SummaryError, Writer};
+use crate::summarize::{RootContext, SourceText, SummaryError, Writer};
 use crate::tree::Tree;
 
 impl Run<'_> {
@@ -209,8 +209,11 @@ impl Run<'_> {
             .map(NodeId::path)
             .chain(recent.map(|d| NodeId::Daily(*d).path()))
             .collect();
-        let mut context = format!("Today is {today}.\n");
-        let (mut used, mut left_out) = (0, Vec::new());
+        let mut context = RootContext {
+            today,
+            summaries: Vec::new(),
+        };
+        let mut left_out = Vec::new();
         for path in paths {
             let waiting = self
                 .ledger
@@ -227,10 +230,11 @@ impl Run<'_> {
             let body = markdown::split_frontmatter(text)
                 .map(|(_, b, _)| b)
                 .unwrap_or(text);
-            context.push_str(&format!("\n===== {path} =====\n{}\n", body.trim_end()));
-            used += 1;
+            let body = body.trim_end().to_string();
+            let lines = body.lines().count();
+            context.summaries.push(SourceText { path, body, lines });
         }
-        if used == 0 {
+        if context.summaries.is_empty() {
             return Narrative::NotAsked;
         }
         match self.backend.summarizer.root_sections(input_hash, &context) {

@@ -30,7 +30,9 @@ use crate::error::{Error, Result};
 use crate::layout::{Level, NodeId};
 use crate::progress::{Event, Progress, Task};
 use crate::store::Store;
-use crate::summarize::{SourceText, Summarizer, Summary, SummaryError, SummaryRequest, Writer};
+use crate::summarize::{
+    RootContext, SourceText, Summarizer, Summary, SummaryError, SummaryRequest, Writer,
+};
 use call::Failure;
 use futures_util::StreamExt;
 use ollama_rs::Ollama;
@@ -424,9 +426,9 @@ impl Summarizer for OllamaSummarizer<'_> {
     fn root_sections(
         &self,
         input_hash: [u8; 32],
-        context: &str,
+        context: &RootContext,
     ) -> Option<std::result::Result<[String; 3], SummaryError>> {
-        Some(self.root_sections_impl(input_hash, context))
+        Some(self.root_sections_impl(input_hash, &prompt::root_context(context)))
     }
 }
 

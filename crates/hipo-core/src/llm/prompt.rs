@@ -8,7 +8,7 @@
 use super::sections::REQUIRED_SECTIONS;
 use super::structured::Mode;
 use crate::layout::{Level, NodeId};
-use crate::summarize::SourceText;
+use crate::summarize::{RootContext, SourceText};
 
 /// Bump whenever the wording or rules change. `hipo-v2`: answers as JSON
 /// (hipo renders the sections), the text form only as a fallback.
@@ -19,6 +19,17 @@ pub const PROMPT_VERSION: &str = "hipo-v3";
 /// How the line that says why a previous answer was refused begins (the
 /// grounding check does not count it as instructions to echo).
 pub const RETRY_NOTE: &str = "Your previous answer was refused:";
+
+/// ROOT's narrative's material as the model reads it: the day, then each
+/// summary under a `===== path =====` header (the headers the merges cut
+/// it at).
+pub fn root_context(c: &RootContext) -> String {
+    let mut out = format!("Today is {}.\n", c.today);
+    for s in &c.summaries {
+        out.push_str(&format!("\n===== {} =====\n{}\n", s.path, s.body));
+    }
+    out
+}
 
 /// Shortest answer accepted as a summary, in bytes.
 pub const MIN_SUMMARY_BYTES: usize = 120;
@@ -335,6 +346,29 @@ fn check(text: String) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn roots_material_is_the_day_then_each_summary_under_its_path() {
+        let c = RootContext {
+            today: chrono::NaiveDate::from_ymd_opt(2027, 1, 9).unwrap(),
+            summaries: vec![
+                SourceText {
+                    path: "memory/monthly/2026-12.md".into(),
+                    body: "## Topics\n- a [project]: x".into(),
+                    lines: 2,
+                },
+                SourceText {
+                    path: "memory/daily/2027-01-08.md".into(),
+                    body: "- b".into(),
+                    lines: 1,
+                },
+            ],
+        };
+        assert_eq!(
+            root_context(&c),
+            "Today is 2027-01-09.\n\n===== memory/monthly/2026-12.md =====\n## Topics\n- a [project]: x\n\n===== memory/daily/2027-01-08.md =====\n- b\n"
+        );
+    }
     use chrono::NaiveDate;
 
     fn src(path: &str, lines: usize) -> SourceText {

@@ -8,7 +8,7 @@ use super::rank::Ranked;
 use crate::error::{Error, Result};
 use crate::index::schema::{UNIT_WINDOW, name};
 use crate::index::{DocLevel, Fields};
-use crate::markdown::EntryType;
+use crate::markdown::{EntryType, Status};
 use std::collections::{HashMap, HashSet};
 use tantivy::collector::{DocSetCollector, TopDocs};
 use tantivy::columnar::Column;
@@ -371,7 +371,7 @@ pub(super) struct Stored {
     pub path: String,
     pub level: DocLevel,
     pub kind: EntryType,
-    pub status: Option<String>,
+    pub status: Option<Status>,
     pub period: Option<String>,
     pub heading: String,
     pub key: String,
@@ -406,7 +406,7 @@ pub(super) fn stored(searcher: &Searcher, f: &Fields, addr: DocAddress) -> Resul
         kind: s(f.kind)
             .and_then(|k| EntryType::parse(&k))
             .unwrap_or_default(),
-        status: s(f.status),
+        status: s(f.status).and_then(|st| Status::parse(&st)),
         period: s(f.period),
         heading: s(f.heading).unwrap_or_default(),
         key: s(f.key).unwrap_or_default(),

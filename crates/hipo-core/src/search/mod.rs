@@ -21,7 +21,7 @@ pub mod vectors;
 
 use crate::error::Result;
 use crate::index::{DocLevel, Fields, SearchIndex, day_of};
-use crate::markdown::EntryType;
+use crate::markdown::{EntryType, Status};
 use collect::{Columns, Group, SectionRule, Stored, best_window, columns, copies, stored};
 use passages::Passages;
 use query::Query;
@@ -98,7 +98,7 @@ pub struct Hit {
     pub kind: EntryType,
     /// The node's status (nodes only).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub status: Option<String>,
+    pub status: Option<Status>,
     pub score: f32,
     /// The (lexical) score over what a section scores by chance in a
     /// memory this size (`terms::chance_level`): comparable between a

@@ -16,6 +16,7 @@ pub(crate) mod marks;
 use crate::codec;
 use crate::error::{Error, Result};
 use crate::markdown::{Status, Topic};
+use crate::summarize::Writer;
 use redb::{
     Database, ReadOnlyDatabase, ReadableDatabase, ReadableTable, ReadableTableMetadata,
     TableDefinition,
@@ -68,8 +69,8 @@ pub struct NodeRecord {
     /// True when the current text was written by someone else.
     pub adopted: bool,
     pub status: Status,
-    /// [`crate::summarize::Summarizer::id`] of the run that built it.
-    pub summarizer: String,
+    /// Who wrote its text (the run's summarizer, or someone else).
+    pub writer: Writer,
     /// Lines of the node's body (without frontmatter).
     pub body_lines: usize,
     /// Lines of the sources it was built from (what a summary must cover).
