@@ -25,7 +25,7 @@ mod inputs;
 mod plan;
 mod record;
 mod root;
-pub mod settled;
+pub(crate) mod settled;
 
 pub use inputs::content_hash;
 pub(crate) use inputs::short_hash;

@@ -16,8 +16,8 @@
 //! - here: settings, bringing the cache up to date, the question's nearest.
 
 pub mod cache;
-pub mod client;
-pub mod fusion;
+mod client;
+pub(crate) mod fusion;
 mod scan;
 pub mod text;
 

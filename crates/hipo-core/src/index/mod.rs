@@ -18,7 +18,7 @@ mod fresh;
 mod parts;
 mod report;
 pub(crate) mod schema;
-pub mod sections;
+pub(crate) mod sections;
 mod sync;
 mod unlocked;
 mod write;

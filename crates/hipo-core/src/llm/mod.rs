@@ -16,11 +16,11 @@ mod check;
 mod fallback;
 mod ground;
 mod overflow;
-pub mod prompt;
+mod prompt;
 mod root;
 mod sections;
 mod settings;
-pub mod structured;
+mod structured;
 
 pub use check::{Check, check};
 pub use fallback::read_marker;

@@ -78,6 +78,7 @@ pub struct Budget {
 
 impl Budget {
     /// `num_ctx` with no correction.
+    #[cfg(test)]
     pub fn new(num_ctx: usize) -> Budget {
         Budget {
             num_ctx,

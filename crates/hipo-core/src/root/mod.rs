@@ -56,10 +56,10 @@ pub use crate::markdown::estimate_tokens;
 
 mod cap;
 mod context;
-pub mod notes;
+pub(crate) mod notes;
 mod recent;
 mod sections;
-pub mod standing;
+mod standing;
 
 use cap::{Frame, HISTORY_FLOOR, Parts, drop_old_topics, shorten_oldest, trim_to_cap};
 pub use context::for_context;

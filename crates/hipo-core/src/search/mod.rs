@@ -17,7 +17,7 @@ pub mod query;
 mod rank;
 mod snippet;
 mod terms;
-pub mod vectors;
+pub(crate) mod vectors;
 
 use crate::error::Result;
 use crate::index::{DocLevel, Fields, SearchIndex, day_of};

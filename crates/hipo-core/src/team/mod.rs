@@ -13,8 +13,8 @@
 //! Pure functions of the three texts: the git plumbing (`.gitattributes`,
 //! the drivers in `.git/config`, the hooks) is the harness's.
 
-pub mod derived;
-pub mod raw;
+mod derived;
+mod raw;
 
 /// Which merge a path gets, as `.gitattributes` names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
