@@ -13,13 +13,10 @@ fn get_prints_numbered_lines_and_resolves_hit_ids() {
         .args(["get", "memory/2026-12-14.md:3:2"])
         .output()
         .unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 2, "{text}");
-    assert!(
-        lines[0].starts_with("3  ## Postgres 16 migration kickoff"),
-        "{text}"
-    );
+    insta::assert_snapshot!(String::from_utf8_lossy(&out.stdout), @"
+    3  ## Postgres 16 migration kickoff [project]
+    4  - request: plan the move of the orders service from Postgres 13 to 16
+    ");
     let h = &p.hits(&["cutover rehearsal"])[0];
     let id = h["id"].as_str().unwrap();
     let out = p.hipo().args(["get", id]).output().unwrap();

@@ -31,6 +31,7 @@ mod memaware;
 mod model;
 mod openclaw;
 mod opencode;
+mod outputs;
 mod private;
 mod properties;
 mod recall;

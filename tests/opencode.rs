@@ -82,21 +82,25 @@ fn init_installs_the_plugin_mcp_and_skills_keeps_the_users_files_and_uninstall_u
     };
     let bin_dir = Path::new(env!("CARGO_BIN_EXE_hipo")).parent().unwrap();
     let (code, out) = doctor(bin_dir.as_os_str());
-    assert!(
-        out.contains("ok   opencode: plugin installed in .opencode/plugins/hipo.js"),
-        "{out}"
-    );
-    assert!(!out.contains("fix"), "{out}");
+    insta::assert_snapshot!(out, @"
+    ok   opencode: plugin installed in .opencode/plugins/hipo.js
+    warn a compaction is due (never compacted): run `hipo compact`
+    ");
     assert_eq!(code, Some(0), "{out}");
     let (code, out) = doctor(std::ffi::OsStr::new("/nowhere"));
-    assert!(
-        out.contains("fix  opencode: the plugin runs `hipo`, which is not on PATH"),
-        "{out}"
-    );
+    insta::assert_snapshot!(out, @"
+    ok   opencode: plugin installed in .opencode/plugins/hipo.js
+    fix  opencode: the plugin runs `hipo`, which is not on PATH: install hipo there (cargo install --path .)
+    fix  the MCP server is registered as `hipo mcp`, but `hipo` is not on PATH: install it there (cargo install --path .)
+    warn a compaction is due (never compacted): run `hipo compact`
+    ");
     assert_eq!(code, Some(1));
     p.append(".opencode/plugins/hipo.js", "// edited\n");
     let (_, out) = doctor(bin_dir.as_os_str());
-    assert!(out.contains("is not this hipo's plugin"), "{out}");
+    insta::assert_snapshot!(out, @"
+    fix  opencode: .opencode/plugins/hipo.js is not this hipo's plugin (edited, or from another version): run `hipo init --platform opencode` again
+    warn a compaction is due (never compacted): run `hipo compact`
+    ");
     p.run(["init", "--platform", "opencode"]);
 
     let (code, out, err) = p.run(["uninstall", "--platform", "opencode"]);

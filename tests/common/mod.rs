@@ -6,6 +6,7 @@ pub mod fake_embed;
 pub mod fake_ollama;
 pub mod mcp_client;
 pub mod props;
+pub mod text;
 
 /// The date the sample memory is compacted as of in most tests.
 pub const SAMPLE_TODAY: &str = "2027-01-21";
