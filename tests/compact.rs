@@ -66,31 +66,9 @@ fn builds_daily_weekly_monthly_root() {
     ");
     let monthly = p.read("memory/monthly/2026-03.md");
     assert!(monthly.contains("# 2026-W11"));
-    insta::assert_snapshot!(p.read("memory/ROOT.md"), @"
-    ---
-    type: root
-    status: tentative
-    last-updated: 2026-03-11
-    ---
-
-    ## Active Context (recent ~7 days)
-    <!-- hipo:auto -->
-    - 2026-03-09 deploy-plan: ship friday
-
-    ## Recent Patterns
-    <!-- hipo:auto -->
-    - rules added or changed (last 30 days): terse-answers (new, 2026-03-10)
-    - last 30 days: 1 feedback, 1 project entries
-
-    ## Historical Summary
-    <!-- hipo:auto -->
-    - 2026-03: 2 day(s) logged; deploy-plan, terse-answers → memory/monthly/2026-03.md
-
-    ## Topics Index
-    <!-- hipo:auto -->
-    - terse-answers [feedback, 1d]: be brief
-    - deploy-plan [project, 2d]
-    ");
+    let root = p.read("memory/ROOT.md");
+    assert!(root.contains("- terse-answers [feedback, 1d]"), "{root}");
+    assert!(root.contains("## Active Context"));
 }
 
 #[test]

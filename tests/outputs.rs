@@ -130,7 +130,7 @@ fn compact_report_first_run_then_a_no_op() {
 }
 
 #[test]
-fn search_hits_as_people_and_programs_read_them() {
+fn search_hits_as_people_read_them() {
     let p = Project::compacted_sample();
     insta::assert_snapshot!(stdout(&p, &["search", "postgres 16 cutover", "-n", "3"]), @"
     memory/2027-01-08.md:3  2027-01-08 › Postgres 16 cutover  [raw, 2027-01-08, project] 27.72 #c3aea6d95e0d
@@ -153,12 +153,19 @@ fn search_hits_as_people_and_programs_read_them() {
     memory/ROOT.md:22  Historical Summary  [root, project, tentative] 7.80 #66e5d8013418
         …ci-flakiness-in-integration-tests, tokio-console-docs, **배포**-**일정**-회의, jisoo-joins-on-call, replication-slot-lag-alert (+7 more) → memory/monthly/2026-12.md - 2027-01: 9 day(s) logged; 새해-장애-대응,…
     ");
-    let json = |query: &str, n: &str| {
-        let mut v = p.json(["search", query, "-n", n]);
-        v["took_ms"] = json!("[MS]");
-        pretty(&v)
-    };
-    insta::assert_snapshot!(json("postgres 16 cutover", "1"), @r###"
+}
+
+/// `hipo --json search QUERY -n N` as people read JSON, its timing masked.
+fn search_json(p: &Project, query: &str, n: &str) -> String {
+    let mut v = p.json(["search", query, "-n", n]);
+    v["took_ms"] = json!("[MS]");
+    pretty(&v)
+}
+
+#[test]
+fn search_hit_as_programs_read_it() {
+    let p = Project::compacted_sample();
+    insta::assert_snapshot!(search_json(&p, "postgres 16 cutover", "1"), @r###"
     {
       "query": "postgres 16 cutover",
       "took_ms": "[MS]",
@@ -189,7 +196,13 @@ fn search_hits_as_people_and_programs_read_them() {
       ]
     }
     "###);
-    insta::assert_snapshot!(json("배포 일정", "2"), @r###"
+}
+
+/// A root hit has a status and no copies elsewhere.
+#[test]
+fn korean_search_hits_as_programs_read_them() {
+    let p = Project::compacted_sample();
+    insta::assert_snapshot!(search_json(&p, "배포 일정", "2"), @r###"
     {
       "query": "배포 일정",
       "took_ms": "[MS]",
@@ -257,6 +270,33 @@ fn status_after_a_compaction_and_after_a_late_note() {
     store: [PROJECT]/.hipo/store.redb ([SIZE], schema 3, 46 files, 26 nodes)
     problems: none
     ");
+    p.append("memory/2027-01-08.md", "\n## Late note [project]\n- x\n");
+    insta::assert_snapshot!(stdout(&p, &["status", "--today", TODAY]), @"
+    project [PROJECT] (today 2027-01-21)
+    tree:
+      daily      17  (fixed 16, tentative 0, needs-summarization 1)
+      weekly      6  (fixed 4, tentative 2, needs-summarization 0)
+      monthly     2  (fixed 1, tentative 1, needs-summarization 0)
+      root        1  (fixed 0, tentative 1, needs-summarization 0)
+    needs summarization (1):
+      memory/daily/2027-01-12.md (227 source lines)
+        no model configured (llm.backend is none): the agent or `hipo summarize --llm ollama` fills it in
+    changed files: 1 since the last compaction:
+      memory/2027-01-08.md
+    changes: 4 node(s) to rewrite on the next compact:
+      source changed   memory/daily/2027-01-08.md
+      source changed   memory/weekly/2027-W01.md
+      source changed   memory/monthly/2027-01.md
+      source changed   memory/ROOT.md
+    compaction due: no; last run [TIME], 0 raw lines and 0 checkpoints since
+    store: [PROJECT]/.hipo/store.redb ([SIZE], schema 3, 46 files, 26 nodes)
+    problems: none
+    ");
+}
+
+#[test]
+fn status_as_programs_read_it() {
+    let p = Project::compacted_sample();
     let mut v = p.json(["status", "--today", TODAY]);
     v["root"] = json!("[PROJECT]");
     v["triggers"]["last_compaction_run"] = json!("[TIME]");
@@ -308,28 +348,6 @@ fn status_after_a_compaction_and_after_a_late_note() {
       "problems": []
     }
     "#);
-    p.append("memory/2027-01-08.md", "\n## Late note [project]\n- x\n");
-    insta::assert_snapshot!(stdout(&p, &["status", "--today", TODAY]), @"
-    project [PROJECT] (today 2027-01-21)
-    tree:
-      daily      17  (fixed 16, tentative 0, needs-summarization 1)
-      weekly      6  (fixed 4, tentative 2, needs-summarization 0)
-      monthly     2  (fixed 1, tentative 1, needs-summarization 0)
-      root        1  (fixed 0, tentative 1, needs-summarization 0)
-    needs summarization (1):
-      memory/daily/2027-01-12.md (227 source lines)
-        no model configured (llm.backend is none): the agent or `hipo summarize --llm ollama` fills it in
-    changed files: 1 since the last compaction:
-      memory/2027-01-08.md
-    changes: 4 node(s) to rewrite on the next compact:
-      source changed   memory/daily/2027-01-08.md
-      source changed   memory/weekly/2027-W01.md
-      source changed   memory/monthly/2027-01.md
-      source changed   memory/ROOT.md
-    compaction due: no; last run [TIME], 0 raw lines and 0 checkpoints since
-    store: [PROJECT]/.hipo/store.redb ([SIZE], schema 3, 46 files, 26 nodes)
-    problems: none
-    ");
 }
 
 #[test]
@@ -358,7 +376,7 @@ fn recall_packs_what_bears_on_a_prompt_and_nothing_else() {
 }
 
 #[test]
-fn mcp_tools_texts() {
+fn mcp_search_and_get_texts() {
     let p = Project::compacted_sample();
     let mut c = Client::start(&p, &[], &[]);
     let r = c.call(
@@ -401,6 +419,14 @@ fn mcp_tools_texts() {
     4  - request: draft the Q1 roadmap
     5  - decisions: priorities are invoice splitting GA, read replicas for analytics, CI under 10 minutes
     ");
+    let (code, err) = c.close();
+    assert_eq!(code, Some(0), "{err}");
+}
+
+#[test]
+fn mcp_recall_status_checkpoint_and_timeline_texts() {
+    let p = Project::compacted_sample();
+    let mut c = Client::start(&p, &[], &[]);
     let pack = c.text(
         "recall",
         json!({"request": "postgres cutover", "budget": 120}),
