@@ -504,14 +504,19 @@ fn hook(p: &Project, event: &str, name: &str, extra: &str) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// One turn of a Claude Code transcript (`~/.claude/projects/…/ID.jsonl`).
+const TRANSCRIPT: &str = concat!(
+    r#"{"type":"user","uuid":"u1","sessionId":"sess-1","timestamp":"2027-01-21T09:30:00Z","message":{"role":"user","content":"the staging database moves to Frankfurt on Friday"}}"#,
+    "\n",
+    r#"{"type":"assistant","uuid":"a1","sessionId":"sess-1","timestamp":"2027-01-21T09:30:05Z","message":{"role":"assistant","content":[{"type":"text","text":"Noted: staging moves to Frankfurt (eu-central-1) on Friday."}]}}"#,
+    "\n"
+);
+
 #[test]
 fn claude_code_hooks_stdout() {
     let p = Project::compacted_sample();
     p.write("SCRATCHPAD.md", "# Scratchpad\n\nnext: read replicas\n");
-    p.write(
-        "sess-1.jsonl",
-        r#"{"type":"user","uuid":"u1","sessionId":"sess-1","timestamp":"2027-01-21T09:30:00Z","message":{"role":"user","content":"the staging database moves to Frankfurt on Friday"}}"#.to_string() + "\n",
-    );
+    p.write("sess-1.jsonl", TRANSCRIPT);
     let start = r#","source":"startup""#;
     // ROOT.md whole (its text is `sample::sample_root_snapshot`'s).
     let root = p.read("memory/ROOT.md");
@@ -549,10 +554,16 @@ fn claude_code_hooks_stdout() {
     // Stop captures the transcript and prints nothing: on Claude Code any
     // output there makes the conversation go on.
     insta::assert_snapshot!(hook(&p, "stop", "Stop", ""), @"");
-    assert!(
-        p.read("memory/2027-01-21.md")
-            .contains("Frankfurt on Friday")
-    );
+    // What it captured, as search and the summaries read it later.
+    insta::assert_snapshot!(p.read("memory/2027-01-21.md"), @"
+    # 2027-01-21
+
+    ## Session 2027-01-21 09:30 the staging database moves to Frankfurt on Friday (claude-code) [project]
+    User: the staging database moves to Frankfurt on Friday
+    Assistant: Noted: staging moves to Frankfurt (eu-central-1) on Friday.
+    <!-- hipo:ingest claude-code sess_1 389 line=c82d56f2566d23d8 -->
+    ");
+    insta::assert_snapshot!(hook(&p, "session-end", "SessionEnd", ""), @"");
 }
 
 #[test]
