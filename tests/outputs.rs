@@ -12,9 +12,9 @@
 use crate::common;
 
 use common::mcp_client::Client;
-use common::text::masked;
+use common::text::{masked, pretty};
 use common::{Project, SAMPLE_TODAY as TODAY, Succeeds};
-use serde_json::{Value, json};
+use serde_json::json;
 use std::path::Path;
 use std::process::Command;
 
@@ -22,59 +22,6 @@ use std::process::Command;
 fn stdout(p: &Project, args: &[&str]) -> String {
     let out = p.hipo().args(args).succeeds();
     masked(p, &String::from_utf8(out.stdout).unwrap())
-}
-
-/// JSON as people read it: pretty, but an array or object that fits in
-/// 100 characters on one line (a hit's `lines`, `highlights` and each
-/// `also_in` would take dozens).
-fn pretty(v: &Value) -> String {
-    let mut out = String::new();
-    write_pretty(v, 0, &mut out);
-    out
-}
-
-fn write_pretty(v: &Value, depth: usize, out: &mut String) {
-    let one_line = inline(v);
-    let pad = |d: usize| "  ".repeat(d);
-    match v {
-        Value::Object(o) if one_line.len() > 100 => {
-            out.push_str("{\n");
-            for (i, (k, x)) in o.iter().enumerate() {
-                out.push_str(&format!("{}{}: ", pad(depth + 1), json!(k)));
-                write_pretty(x, depth + 1, out);
-                out.push_str(if i + 1 < o.len() { ",\n" } else { "\n" });
-            }
-            out.push_str(&format!("{}}}", pad(depth)));
-        }
-        Value::Array(a) if one_line.len() > 100 => {
-            out.push_str("[\n");
-            for (i, x) in a.iter().enumerate() {
-                out.push_str(&pad(depth + 1));
-                write_pretty(x, depth + 1, out);
-                out.push_str(if i + 1 < a.len() { ",\n" } else { "\n" });
-            }
-            out.push_str(&format!("{}]", pad(depth)));
-        }
-        _ => out.push_str(&one_line),
-    }
-}
-
-/// `v` on one line, with a space after each `:` and `,`.
-fn inline(v: &Value) -> String {
-    match v {
-        Value::Object(o) => {
-            let members: Vec<String> = o
-                .iter()
-                .map(|(k, x)| format!("{}: {}", json!(k), inline(x)))
-                .collect();
-            format!("{{{}}}", members.join(", "))
-        }
-        Value::Array(a) => {
-            let items: Vec<String> = a.iter().map(inline).collect();
-            format!("[{}]", items.join(", "))
-        }
-        _ => v.to_string(),
-    }
 }
 
 #[test]
