@@ -273,7 +273,12 @@ impl Hipo {
         progress: &dyn Progress,
     ) -> Result<(recall::Pack, Searcher)> {
         let searcher = self.searcher_in(mode, wait, progress)?;
-        let pack = recall::recall(|q, o| searcher.search(q, o), &self.root, query, opts)?;
+        let memory = recall::Memory {
+            search: &|q, o| searcher.search(q, o),
+            share_held: &|p| searcher.share_held(p),
+            root: &self.root,
+        };
+        let pack = recall::recall(&memory, query, opts)?;
         Ok((pack, searcher))
     }
 
@@ -346,6 +351,12 @@ impl Searcher {
             }
         }
         search::search(&self.fresh.index, &self.root, q, &opts)
+    }
+
+    /// The share of `prompt`'s weight in words this memory holds
+    /// ([`recall::vocab`]).
+    pub(crate) fn share_held(&self, prompt: &str) -> f32 {
+        recall::vocab::share_held(&self.fresh.index, prompt)
     }
 
     fn note(&self, why: String) {

@@ -20,6 +20,8 @@ use serde::Serialize;
 use std::collections::HashSet;
 use std::path::Path;
 
+pub(crate) mod vocab;
+
 pub use crate::config::{DEFAULT_BUDGET, DEFAULT_FLOOR};
 /// The share of the question's weight (its terms' IDF, words the memory
 /// does not hold left out) a passage that reaches the floor must also
@@ -77,6 +79,9 @@ pub struct Pack {
     pub passages: Vec<Passage>,
     /// The rendered pack's estimated tokens.
     pub tokens: usize,
+    /// The share of the prompt's weight in words the memory holds
+    /// ([`vocab`]): what the gate's coverage is scaled by.
+    pub held: f32,
 }
 
 /// One passage of a pack.
@@ -98,48 +103,75 @@ pub struct Passage {
     pub text: Vec<String>,
 }
 
-/// Whether a hit is evidence enough to give a pack: relevance at the floor
-/// and [`MIN_COVERAGE`] of the question held. A floor of 0 takes anything
-/// (a pack asked for explicitly).
-fn reaches(hit: &search::Hit, floor: f32) -> bool {
-    floor <= 0.0 || (hit.relevance >= floor && hit.coverage >= MIN_COVERAGE)
+/// What a passage must show to be evidence for a prompt.
+struct Gate {
+    floor: f32,
+    /// The share of the prompt's weight in words the memory holds.
+    held: f32,
 }
 
-/// Builds the pack for `query` from `search`, a fresh index's search
-/// (the facade passes its searcher's; recall never opens an index itself).
-pub fn recall(
-    search: impl Fn(&search::query::Query, &search::Options) -> Result<Vec<Hit>>,
-    root: &Path,
-    query: &str,
-    opts: &Options,
-) -> Result<Pack> {
+impl Gate {
+    /// Whether a hit is evidence enough to give a pack: relevance at the
+    /// floor, and [`MIN_COVERAGE`] of the prompt held, the prompt's plain
+    /// words the memory has never seen counted in ([`vocab`]). A floor of
+    /// 0 takes anything (a pack asked for explicitly).
+    fn reaches(&self, hit: &Hit) -> bool {
+        self.floor <= 0.0
+            || (hit.relevance >= self.floor && hit.coverage * self.held >= MIN_COVERAGE)
+    }
+}
+
+/// What a pack is built from: the facade's fresh index (recall never
+/// opens an index itself).
+pub struct Memory<'a> {
+    /// Runs a search.
+    pub search: &'a dyn Fn(&search::query::Query, &search::Options) -> Result<Vec<Hit>>,
+    /// The share of a prompt's weight in words the memory holds
+    /// ([`vocab::share_held`]).
+    pub share_held: &'a dyn Fn(&str) -> f32,
+    /// The project, whose ROOT's topics are listed.
+    pub root: &'a Path,
+}
+
+/// Builds the pack for `query` from `memory`.
+pub fn recall(memory: &Memory, query: &str, opts: &Options) -> Result<Pack> {
     let mut pack = Pack {
         query: query.to_string(),
         abstained: true,
         topics: Vec::new(),
         passages: Vec::new(),
         tokens: 0,
+        held: 1.0,
     };
     let hits = match search::query::parse(query).and_then(|q| {
         let o = search::Options {
             limit: (opts.budget / TOKENS_PER_PASSAGE).clamp(3, 40),
             ..Default::default()
         };
-        search(&q, &o)
+        (memory.search)(&q, &o)
     }) {
         Ok(hits) => hits,
         // Only stop words, say: nothing to recall.
         Err(Error::Query(_)) => Vec::new(),
         Err(e) => return Err(e),
     };
+    let gate = Gate {
+        floor: opts.floor,
+        held: if hits.is_empty() {
+            1.0
+        } else {
+            (memory.share_held)(query)
+        },
+    };
+    pack.held = gate.held;
     // The floor is lexical evidence: with vectors, each hit's lexical
     // relevance is compared (a fused score is a rank, not evidence).
-    if !hits.iter().any(|h| reaches(h, opts.floor)) {
+    if !hits.iter().any(|h| gate.reaches(h)) {
         return Ok(pack);
     }
     pack.abstained = false;
     let mut used = estimate_tokens(&render::recall_head(&pack.query));
-    for line in root_topics(root, query) {
+    for line in root_topics(memory.root, query) {
         let cost = estimate_tokens(&render::recall_topic(&line));
         if used + cost > opts.budget || pack.topics.len() == TOPICS_MAX {
             break;
@@ -154,11 +186,11 @@ pub fn recall(
     // ROOT's Topics Index is given above, as topics.
     let best = hits
         .iter()
-        .filter(|h| reaches(h, opts.floor))
+        .filter(|h| gate.reaches(h))
         .map(|h| h.relevance)
         .fold(0.0, f32::max);
     let near = |h: &&Hit| {
-        opts.floor <= 0.0 || (h.relevance >= best * PACK_SHARE && h.coverage >= MIN_COVERAGE)
+        opts.floor <= 0.0 || (h.relevance >= best * PACK_SHARE && gate.reaches(h))
     };
     for h in hits
         .iter()
