@@ -3,6 +3,7 @@
 use crate::common;
 
 use common::Project;
+use std::path::Path;
 
 #[test]
 fn a_pack_holds_topics_and_passages_within_its_budget() {
@@ -149,5 +150,45 @@ fn unknown_words_do_not_close_the_gate_and_the_pack_is_as_small_as_the_evidence(
         let passages = v["passages"].as_array().unwrap();
         assert_eq!(passages[0]["path"], "memory/2027-01-08.md", "{v}");
         assert!(passages.len() <= 5, "{} passages: {v}", passages.len());
+    }
+}
+
+/// A young memory of captured sessions (`tests/data/recall/sessions`,
+/// 12 short sessions on a Rust CLI), where every word is rare: a prompt
+/// about something else that shares one plain word with a session
+/// ("good") has a best passage at the floor holding all of the prompt's
+/// weight the memory knows, and was recalled. The rest of the prompt,
+/// plain words the memory never saw, now counts in its weight, and the
+/// pack is empty; a question the memory answers still gets its session,
+/// with or without a code-like marker, which weighs nothing.
+#[test]
+fn a_prompt_sharing_one_plain_word_with_a_young_session_memory_gets_nothing() {
+    let p = Project::empty();
+    let set = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/recall/sessions/memory");
+    for e in std::fs::read_dir(&set).unwrap() {
+        let e = e.unwrap().path();
+        let name = e.file_name().unwrap().to_str().unwrap().to_string();
+        p.write(&format!("memory/{name}"), std::fs::read(&e).unwrap());
+    }
+    let unrelated = "what's a good recipe for kimchi fried rice";
+    // What the gate saw before: relevance at the default floor, and all
+    // of the weight of the words the memory holds.
+    let hit = &p.hits(&["-n", "1", unrelated])[0];
+    assert!(
+        hit["relevance"].as_f64().unwrap() >= f64::from(hipo_core::recall::DEFAULT_FLOOR),
+        "{hit}"
+    );
+    assert!(hit["coverage"].as_f64().unwrap() >= 0.99, "{hit}");
+    let v = p.json(["recall", unrelated]);
+    assert_eq!(v["abstained"], true, "{v}");
+    assert!(v["held"].as_f64().unwrap() < 0.2, "{v}");
+    for q in [
+        "where is the smtp password stored",
+        "where is the smtp password stored zqx-cx-qq-23562 frobnitz_7781.blorb",
+    ] {
+        let v = p.json(["recall", q]);
+        assert_eq!(v["abstained"], false, "{v}");
+        assert_eq!(v["passages"][0]["path"], "memory/2027-03-08.md", "{v}");
+        assert!(v["held"].as_f64().unwrap() > 0.99, "{v}");
     }
 }

@@ -7,8 +7,11 @@
 //! within a token budget ([`crate::markdown::estimate_tokens`], as ROOT's
 //! cap is counted). When no result reaches the relevance floor the pack
 //! is empty: a prompt hook calls this on every prompt, and noise injected
-//! is worse than nothing. When one does, the pack holds the passages whose
-//! relevance is near the best one's, not whatever fills the budget.
+//! is worse than nothing. A result opens the pack only with relevance at
+//! the floor and a fifth of the prompt held, the prompt's plain words the
+//! memory never saw counted in ([`vocab`]). When one does, the pack holds
+//! the passages whose relevance is near the best one's, not whatever
+//! fills the budget.
 
 use crate::error::{Error, Result};
 use crate::index::analyzer;
@@ -23,22 +26,30 @@ use std::path::Path;
 pub(crate) mod vocab;
 
 pub use crate::config::{DEFAULT_BUDGET, DEFAULT_FLOOR};
-/// The share of the question's weight (its terms' IDF, words the memory
-/// does not hold left out) a passage that reaches the floor must also
-/// hold. A long prompt about something else always shares a few words
-/// with some passage, and in a young memory, where every word is rare,
-/// those few can reach the floor: on the 46-section excerpt of MemAware
-/// 67 of 120 long unrelated prompts did, their best passage holding a
-/// median 0.13 of the prompt's weight against 0.29 to 0.42 for questions
-/// the memory answers.
+/// The share of the prompt's weight (its terms' IDF) the passage that
+/// opens the pack must hold, besides reaching the floor. The prompt's
+/// plain words the memory has never seen are counted in its weight, at
+/// the IDF of a word no section holds ([`vocab`]); code-like strings
+/// (markers, file names, identifiers) are not. A prompt about something
+/// else shares a word or two with some passage, and in a young memory,
+/// where every word is rare, those can reach the floor; what gives it away
+/// is the rest of the prompt, which the memory does not hold. On the
+/// 46-section excerpt of MemAware 67 of 120 long unrelated prompts
+/// reached the floor, their best passage holding a median 0.13 of the
+/// prompt's weight against 0.29 to 0.42 for questions the memory answers.
 pub const MIN_COVERAGE: f32 = 0.2;
 /// A passage after the first enters the pack only with at least this
 /// share of the best one's relevance: it is there because it is evidence
-/// for the prompt, not because the budget has room. In a young memory the
-/// answer stands out and the pack holds one or two passages; in a large
-/// one, where an answer session often ranks below others about the same
-/// subject, the next results are close to the first and enter.
-pub const PACK_SHARE: f32 = 0.5;
+/// for the prompt, not because the budget has room. Once the gate has
+/// found the memory holds something on the prompt, a later passage is
+/// judged by its own relevance (which already weighs the share of the
+/// prompt it holds) against the best one's, not by the gate's coverage
+/// again: in a large memory an answer session often ranks below others
+/// about the same subject, holding fewer of the prompt's words. In a young
+/// memory the answer stands out and the pack holds one or two passages;
+/// in a large one the next results are close to the first and enter
+/// (docs/search.md, "Recall", for the figures at 0.5, 0.4, 0.3 and 0.2).
+pub const PACK_SHARE: f32 = 0.3;
 /// About what a brief passage with its label costs: results asked of
 /// search are the budget over this.
 const TOKENS_PER_PASSAGE: usize = 40;
@@ -189,9 +200,7 @@ pub fn recall(memory: &Memory, query: &str, opts: &Options) -> Result<Pack> {
         .filter(|h| gate.reaches(h))
         .map(|h| h.relevance)
         .fold(0.0, f32::max);
-    let near = |h: &&Hit| {
-        opts.floor <= 0.0 || (h.relevance >= best * PACK_SHARE && gate.reaches(h))
-    };
+    let near = |h: &&Hit| opts.floor <= 0.0 || h.relevance >= best * PACK_SHARE;
     for h in hits
         .iter()
         .filter(|h| h.path != crate::layout::ROOT_PATH)

@@ -134,7 +134,14 @@ mod tests {
         ] {
             assert!(is_code(c), "{c}");
         }
-        for c in ["read-only", "window?", "Postgres", "(again)", "don't", "STARBUCKS"] {
+        for c in [
+            "read-only",
+            "window?",
+            "Postgres",
+            "(again)",
+            "don't",
+            "STARBUCKS",
+        ] {
             assert!(!is_code(c), "{c}");
         }
     }
@@ -152,7 +159,10 @@ mod tests {
     fn unseen_prose_weighs_and_unseen_code_does_not() {
         let w = words("stocks and bonds zqx-23562");
         // stock held (idf 2), bond unseen prose, zqx and 23562 unseen code.
-        let known: Vec<f32> = w.iter().map(|(t, _)| if t == "stock" { 2.0 } else { 0.0 }).collect();
+        let known: Vec<f32> = w
+            .iter()
+            .map(|(t, _)| if t == "stock" { 2.0 } else { 0.0 })
+            .collect();
         let share = known_share(&w, &known, 4.0);
         assert!((share - 2.0 / 6.0).abs() < 1e-6, "{share}");
         let all_known = vec![2.0; w.len()];
