@@ -58,12 +58,13 @@ const KNOWN_KEYS: &[(&str, &[&str])] = &[
 pub const DEFAULT_BUDGET: usize = 800;
 /// The relevance ([`crate::search::Hit::relevance`]: the score over what
 /// the best section scores by chance in a memory that size) the best
-/// result must reach, or the pack is empty. Chosen on four dev sets of
-/// different kinds, each in halves (`benches/recall_sets.py`: a team's
-/// first month of typed entries, captured agent sessions, a mix, and the
-/// 16 MB MemAware chat history): where prompts about something else stay
-/// out of MemAware (97 of 100) while the young memories give a pack for
-/// about nine in ten of the prompts they answer (docs/search.md).
+/// result must reach, or the pack is empty (it must also hold a fifth of
+/// the prompt, `recall::MIN_COVERAGE`). Chosen on dev sets of different
+/// kinds, each in halves (`benches/recall_sets.py`: a team's first month
+/// of typed entries, two memories of captured agent sessions, a mix, and
+/// the 16 MB MemAware chat history): where prompts about something else
+/// stay out of MemAware (97 of 100) while the young memories give a pack
+/// for about nine in ten of the prompts they answer (docs/search.md).
 pub const DEFAULT_FLOOR: f32 = 0.18;
 
 /// `recall.*`: what the prompt hook injects unasked.
