@@ -63,6 +63,7 @@ fn is_code(chunk: &str) -> bool {
             && chars[i + 1].is_alphanumeric()
     };
     core.chars().any(|c| c.is_ascii_digit() || c == '_')
+        || core.contains("::")
         || chars
             .iter()
             .enumerate()
