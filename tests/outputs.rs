@@ -312,6 +312,10 @@ fn recall_packs_what_bears_on_a_prompt_and_nothing_else() {
     - postgres-16-migration-kickoff [project, 38d]
     ## memory/2027-01-08.md:3 Postgres 16 cutover (project)
       ## Postgres 16 cutover [project] - request: switch production writes to Postgres 16 - analysis: replication lag 0 bytes at 14:00 KST; sequences synced - decisions: cut over at 14:05 KST with 4 minutes read-only -…
+    ## memory/2026-12-14.md:3 Postgres 16 migration kickoff (project, 38 days old: check it still holds)
+      ## Postgres 16 migration kickoff [project] - request: plan the move of the or…
+    ## knowledge/postgres-migration.md:10 Postgres 13 → 16 migration (orders service) › Replication slot hygiene (project)
+      …WAL forever. Drop slots without a subscriber; alert on lag over 1 GB.
     ");
     let unrelated = [
         "recall",
@@ -495,6 +499,10 @@ fn claude_code_hooks_stdout() {
     - postgres-16-migration-kickoff [project, 38d]
     ## memory/2027-01-08.md:3 Postgres 16 cutover (project)
       ## Postgres 16 cutover [project] - request: switch production writes to Postgres 16 - analysis: replication lag 0 bytes at 14:00 KST; sequences synced - decisions: cut over at 14:05 KST with 4 minutes read-only -…
+    ## memory/2026-12-14.md:3 Postgres 16 migration kickoff (project, 38 days old: check it still holds)
+      ## Postgres 16 migration kickoff [project] - request: plan the move of the or…
+    ## knowledge/postgres-migration.md:10 Postgres 13 → 16 migration (orders service) › Replication slot hygiene (project)
+      …WAL forever. Drop slots without a subscriber; alert on lag over 1 GB.
     ");
     let haiku = r#","prompt":"write a haiku about autumn leaves""#;
     insta::assert_snapshot!(hook(&p, "prompt", "UserPromptSubmit", haiku), @"");

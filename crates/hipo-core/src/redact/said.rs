@@ -529,9 +529,10 @@ fn looks_secret(v: &str, strength: Strength, passphrase: bool) -> bool {
     let lower = v.bytes().any(|b| b.is_ascii_lowercase());
     let upper = v.bytes().any(|b| b.is_ascii_uppercase());
     let digit = v.bytes().any(|b| b.is_ascii_digit());
+    // A comma is prose's punctuation ("pw, AaA, AA"), not a password's.
     let symbol = v
         .bytes()
-        .any(|b| b.is_ascii_punctuation() && !matches!(b, b'-' | b'_' | b'.' | b'/'));
+        .any(|b| b.is_ascii_punctuation() && !matches!(b, b'-' | b'_' | b'.' | b'/' | b','));
     let letters = lower || upper;
     // A capital after a small letter (`iPxK`), not a capitalised word.
     let camel = v
@@ -665,6 +666,13 @@ mod tests {
         ] {
             assert_eq!(redacted(text), [secret], "{text}");
         }
+    }
+
+    #[test]
+    fn letters_and_commas_after_a_secret_word_are_prose() {
+        // Found by tests/properties.rs (prose_is_never_redacted).
+        assert!(redacted("pW,AaA,AA,a").is_empty());
+        assert!(redacted("the pw, Jim, Ann, AaBb, is fine").is_empty());
     }
 
     #[test]
