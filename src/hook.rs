@@ -11,7 +11,6 @@ use hipo_core::error::{Error, Result};
 use hipo_core::facade::Hipo;
 use hipo_core::ingest::Ingested;
 use hipo_core::progress::NoProgress;
-use hipo_core::render;
 use hipo_core::search::query;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -247,7 +246,7 @@ fn recall(hipo: &Hipo, prompt: &str, settings: &Settings) -> Result<String> {
     }
     Ok(format!(
         "Passages from hipo memory that may bear on this prompt (hipo get PATH:LINE for more):\n{}",
-        render::recall(&pack)
+        hipo_core::recall::render(&pack)
     ))
 }
 

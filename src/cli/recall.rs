@@ -33,7 +33,7 @@ pub fn run(ctx: &Ctx, args: &RecallArgs) -> Result<u8> {
             semantic: searcher.semantic(),
         })?;
     } else {
-        print!("{}", hipo_core::render::recall(&pack));
+        print!("{}", hipo_core::recall::render(&pack));
     }
     Ok(search_code(&searcher))
 }

@@ -138,7 +138,7 @@ impl Server {
         };
         let warnings = warnings_of(&searcher);
         let mut out = freshness(searcher.is_fresh(), &warnings);
-        let pack_text = render::recall(&pack);
+        let pack_text = hipo_core::recall::render(&pack);
         if pack_text.is_empty() {
             out.push_str("nothing in memory matches that request\n");
         }

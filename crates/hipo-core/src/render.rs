@@ -7,7 +7,6 @@
 use crate::compact::{NodeInfo, Reason, Report};
 use crate::layout::Level;
 use crate::markdown::{Status, estimate_tokens};
-use crate::recall::{Pack, Passage};
 use crate::search::Hit;
 use crate::status::StatusReport;
 use crate::timeline::Item;
@@ -398,69 +397,6 @@ pub fn timeline(items: &[Item], limit: usize) -> String {
             "… {} more older line(s); narrow the range or raise the limit",
             items.len() - limit
         );
-    }
-    out
-}
-
-/// A recall pack as an agent reads it: the query, the matching ROOT
-/// topics, then each passage under `path:lines (date, type, note)`.
-/// Empty when the pack abstained.
-pub fn recall(pack: &Pack) -> String {
-    if pack.abstained {
-        return String::new();
-    }
-    let mut out = recall_head(&pack.query);
-    for t in &pack.topics {
-        out.push_str(&recall_topic(t));
-    }
-    for p in &pack.passages {
-        out.push_str(&recall_passage(p));
-    }
-    out
-}
-
-/// The pack's first line.
-pub fn recall_head(query: &str) -> String {
-    format!("# hipo recall: {}\n", query.trim())
-}
-
-/// A ROOT Topics Index line, as it is.
-pub fn recall_topic(line: &str) -> String {
-    format!("{line}\n")
-}
-
-/// One passage: its label, then its lines indented. A pack repeats a
-/// label per passage, so it says each thing once: a heading's first part
-/// that is the file's name (a raw log's or a node's date) is left to the
-/// path, and the date is given only where neither says it.
-pub fn recall_passage(p: &Passage) -> String {
-    let stem = std::path::Path::new(&p.path)
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or_default();
-    let heading = p
-        .heading
-        .strip_prefix(stem)
-        .and_then(|h| h.strip_prefix(" › "))
-        .unwrap_or(&p.heading);
-    let mut label = vec![p.kind.as_str().to_string()];
-    if let Some(d) = p
-        .date
-        .as_ref()
-        .filter(|d| !p.path.contains(d.as_str()) && !heading.starts_with(d.as_str()))
-    {
-        label.insert(0, d.clone());
-    }
-    if let Some(n) = &p.note {
-        label.push(n.clone());
-    }
-    let lines = match p.lines {
-        [a, b] if a == b => a.to_string(),
-        [a, b] => format!("{a}-{b}"),
-    };
-    let mut out = format!("## {}:{lines} {heading} ({})\n", p.path, label.join(", "));
-    for l in &p.text {
-        let _ = writeln!(out, "  {l}");
     }
     out
 }

@@ -16,14 +16,16 @@
 use crate::error::{Error, Result};
 use crate::index::analyzer;
 use crate::markdown::{EntryType, estimate_tokens};
-use crate::render;
 use crate::search::{self, Hit};
 use chrono::NaiveDate;
 use serde::Serialize;
 use std::collections::HashSet;
 use std::path::Path;
 
+mod text;
 pub(crate) mod vocab;
+
+pub use text::render;
 
 pub use crate::config::{DEFAULT_BUDGET, DEFAULT_FLOOR};
 /// The share of the prompt's weight (its terms' IDF) the passage that
@@ -181,9 +183,9 @@ pub fn recall(memory: &Memory, query: &str, opts: &Options) -> Result<Pack> {
         return Ok(pack);
     }
     pack.abstained = false;
-    let mut used = estimate_tokens(&render::recall_head(&pack.query));
+    let mut used = estimate_tokens(&text::head(&pack.query));
     for line in root_topics(memory.root, query) {
-        let cost = estimate_tokens(&render::recall_topic(&line));
+        let cost = estimate_tokens(&text::topic(&line));
         if used + cost > opts.budget || pack.topics.len() == TOPICS_MAX {
             break;
         }
@@ -211,10 +213,10 @@ pub fn recall(memory: &Memory, query: &str, opts: &Options) -> Result<Pack> {
         let Some(p) = passage(h, opts.today, room, full) else {
             break;
         };
-        used += estimate_tokens(&render::recall_passage(&p));
+        used += estimate_tokens(&text::passage(&p));
         pack.passages.push(p);
     }
-    pack.tokens = estimate_tokens(&render::recall(&pack));
+    pack.tokens = estimate_tokens(&text::render(&pack));
     Ok(pack)
 }
 
@@ -234,7 +236,7 @@ fn passage(h: &Hit, today: NaiveDate, room: usize, full: bool) -> Option<Passage
         note: note(h, today),
         text: Vec::new(),
     };
-    let bare = estimate_tokens(&render::recall_passage(&p));
+    let bare = estimate_tokens(&text::passage(&p));
     let budget = room.checked_sub(bare + 2).filter(|b| *b >= 16)?;
     let bytes = if full {
         budget * 4
@@ -242,7 +244,7 @@ fn passage(h: &Hit, today: NaiveDate, room: usize, full: bool) -> Option<Passage
         BRIEF_BYTES.min(budget * 4)
     };
     p.text.push(cut(h.snippet_text.trim(), bytes));
-    (estimate_tokens(&render::recall_passage(&p)) <= room).then_some(p)
+    (estimate_tokens(&text::passage(&p)) <= room).then_some(p)
 }
 
 /// At most `max` bytes of `line`, on a char boundary, `…` when cut.
