@@ -69,6 +69,18 @@ pub(crate) struct Found {
     pub mtime_ns: i128,
 }
 
+/// The change stamp of a file listed without a stat, until
+/// [`Listing::vouch`] gives it one (no stat returns it: it is before the
+/// epoch by far more than any clock sets).
+const UNSTATED: i128 = i128::MIN;
+
+impl Found {
+    /// Listed without a stat, its stamp not known yet.
+    fn unstated(&self) -> bool {
+        self.mtime_ns == UNSTATED
+    }
+}
+
 /// What a walk collects.
 #[derive(Default, Clone)]
 struct Walked {
@@ -107,19 +119,33 @@ pub(crate) struct Listing(Walked);
 impl Listing {
     /// Walks `root` as [`scan_with_globs`] does.
     pub fn walk(root: &Path, extra_globs: &[String]) -> Result<Listing> {
-        Self::walk_vouched(root, extra_globs, &|_| None)
+        Self::walk_trusting(root, extra_globs, &|_| false)
     }
 
-    /// [`Listing::walk`], but a regular file `vouched` gives a size and
-    /// change stamp for is listed with them, not stat'ed: every name is
-    /// still read from its directory (a file added or gone is seen), only
-    /// the stat of a file someone vouches for is saved.
-    pub fn walk_vouched(root: &Path, extra_globs: &[String], vouched: Vouched) -> Result<Listing> {
+    /// [`Listing::walk`], but a regular file `trusted` takes is listed
+    /// without a stat, and given the size and change stamp `stamps`
+    /// visits for its path: every name is still read from its directory
+    /// (a file added or gone is seen), only the stat of a file someone
+    /// vouches for is saved. `stamps` calls its argument with records in
+    /// path (byte) order, merged with the sorted listing (no map is
+    /// built); a trusted file it has no record for is stat'ed after all.
+    pub fn walk_vouched(
+        root: &Path,
+        extra_globs: &[String],
+        trusted: Trusted,
+        stamps: &mut dyn FnMut(&mut dyn FnMut(&str, (u64, i128))),
+    ) -> Result<Listing> {
+        let mut listing = Self::walk_trusting(root, extra_globs, trusted)?;
+        listing.vouch(root, stamps);
+        Ok(listing)
+    }
+
+    fn walk_trusting(root: &Path, extra_globs: &[String], trusted: Trusted) -> Result<Listing> {
         let _span = crate::timing::span("scan: walk + stat");
         let mut walked = Walked::default();
         for dir in ROOT_DIRS {
             let wanted = |rel: &str| rel.ends_with(".md");
-            walk(root, dir, usize::MAX, &mut walked, &wanted, vouched);
+            walk(root, dir, usize::MAX, &mut walked, &wanted, trusted);
         }
         if !extra_globs.is_empty() {
             let set = glob_set(extra_globs)?;
@@ -132,7 +158,7 @@ impl Listing {
                     depth,
                     &mut extra,
                     &|rel| set.is_match(rel),
-                    &|_| None,
+                    &|_| false,
                 );
             }
             extra.found.sort_by(|a, b| a.rel.cmp(&b.rel));
@@ -145,6 +171,44 @@ impl Listing {
         let _sort = crate::timing::span("scan: sort");
         walked.found.sort_unstable_by(|a, b| a.rel.cmp(&b.rel));
         Ok(Listing(walked))
+    }
+
+    /// Gives each file listed without a stat the stamp `stamps` visits for
+    /// its path (a merge of two sorted lists), and stats the ones it has
+    /// none for; one that cannot be stat'ed now is left out, as the walk
+    /// leaves out a file it cannot stat.
+    fn vouch(&mut self, root: &Path, stamps: &mut dyn FnMut(&mut dyn FnMut(&str, (u64, i128)))) {
+        let _span = crate::timing::span("scan: vouched stamps");
+        let found = &mut self.0.found;
+        if !found.iter().any(Found::unstated) {
+            return;
+        }
+        let mut at = 0;
+        stamps(&mut |rel, (size, mtime_ns)| {
+            while found.get(at).is_some_and(|f| f.rel.as_str() < rel) {
+                at += 1;
+            }
+            if let Some(f) = found.get_mut(at)
+                && f.rel == rel
+                && f.unstated()
+            {
+                f.size = size;
+                f.mtime_ns = mtime_ns;
+            }
+        });
+        found.retain_mut(|f| {
+            if !f.unstated() {
+                return true;
+            }
+            match std::fs::metadata(root.join(&f.rel)) {
+                Ok(m) if m.is_file() => {
+                    f.size = m.len();
+                    f.mtime_ns = mtime_ns(&m);
+                    true
+                }
+                _ => false,
+            }
+        });
     }
 
     /// Walks what [`scan`] covers, in the order the directories list it
@@ -212,14 +276,14 @@ fn walk_roots_into(root: &Path, walked: &mut Walked) {
             usize::MAX,
             walked,
             &|rel| rel.ends_with(".md"),
-            &|_| None,
+            &|_| false,
         );
     }
 }
 
-/// A file's size and change stamp as someone other than the disk knows
-/// them ([`Listing::walk_vouched`]), `None` to stat it.
-pub(crate) type Vouched<'a> = &'a dyn Fn(&str) -> Option<(u64, i128)>;
+/// Whether a file's size and change stamp are taken from someone other
+/// than the disk ([`Listing::walk_vouched`]) rather than stat'ed.
+pub(crate) type Trusted<'a> = &'a dyn Fn(&str) -> bool;
 
 fn scan_found(root: &Path, known: &HashMap<String, FileRecord>, walked: Walked) -> Scan {
     let Walked {
@@ -323,14 +387,14 @@ fn hash_file(root: &Path, rel: &str) -> std::result::Result<Hash, Problem> {
 
 /// Collects the files below `rel_dir` that `wanted` accepts, at most
 /// `depth` levels down (1: the directory's own files), skipping dot-names;
-/// a regular file `vouched` knows is not stat'ed.
+/// a regular file `trusted` takes is not stat'ed (see [`Found::unstated`]).
 fn walk(
     root: &Path,
     rel_dir: &str,
     depth: usize,
     out: &mut Walked,
     wanted: &dyn Fn(&str) -> bool,
-    vouched: Vouched,
+    trusted: Trusted,
 ) {
     let dir = if rel_dir.is_empty() {
         root.to_path_buf()
@@ -371,14 +435,11 @@ fn walk(
         let Ok(file_type) = entry.file_type() else {
             continue;
         };
-        if file_type.is_file()
-            && wanted(&rel)
-            && let Some((size, mtime_ns)) = vouched(&rel)
-        {
+        if file_type.is_file() && wanted(&rel) && trusted(&rel) {
             out.add(Found {
                 rel,
-                size,
-                mtime_ns,
+                size: 0,
+                mtime_ns: UNSTATED,
             });
             continue;
         }
@@ -407,7 +468,7 @@ fn walk(
                 });
             }
             if depth > 1 {
-                walk(root, &rel, depth - 1, out, wanted, vouched);
+                walk(root, &rel, depth - 1, out, wanted, trusted);
             }
         } else if !meta.is_file() && wanted(&rel) {
             // A FIFO, device or socket by a Markdown file's name (or a

@@ -153,8 +153,10 @@ pub(crate) fn check(root: &Path, config: &Config, stat: Stat) -> Result<Check> {
         Stat::Every => Listing::walk(root, globs)?,
         Stat::Sealed => {
             let cutoff = chrono::Utc::now().date_naive() - chrono::Duration::days(SEAL_DAYS);
-            let sealed = sealed_stamps(&db, cutoff);
-            Listing::walk_vouched(root, globs, &|rel| sealed.get(rel).copied())?
+            let mut stamps = |each: &mut dyn FnMut(&str, (u64, i128))| {
+                db.visit_file_stamps(|rel, stamp| each(rel, stamp));
+            };
+            Listing::walk_vouched(root, globs, &|rel| sealed(rel, cutoff), &mut stamps)?
         }
     };
     let span = crate::timing::span("store records + compare");
@@ -209,19 +211,6 @@ pub(crate) fn check(root: &Path, config: &Config, stat: Stat) -> Result<Check> {
         return Ok(Check::Unknown);
     }
     Ok(Check::Fresh(Box::new((index, report))))
-}
-
-/// The stamps compaction recorded of the files sealed before `cutoff`.
-fn sealed_stamps(db: &StoreReader, cutoff: NaiveDate) -> HashMap<String, (u64, i128)> {
-    let _span = crate::timing::span("sealed stamps");
-    let mut out = HashMap::new();
-    db.visit_file_stamps(
-        |rel| sealed(rel, cutoff),
-        |rel, stamp| {
-            out.insert(rel.to_string(), stamp);
-        },
-    );
-    out
 }
 
 /// True for a raw log or node (not ROOT) whose period ended before `cutoff`.

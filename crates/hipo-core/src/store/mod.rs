@@ -449,14 +449,10 @@ pub(crate) struct StoreReader {
 
 impl StoreReader {
     /// Calls `each` with the size and change stamp compaction last saw
-    /// (or wrote) of every file it records, for the paths `wanted` takes;
-    /// a record that does not decode is skipped. `None` when the records
-    /// cannot be read.
-    pub(crate) fn visit_file_stamps(
-        &self,
-        wanted: impl Fn(&str) -> bool,
-        mut each: impl FnMut(&str, (u64, i128)),
-    ) -> Option<()> {
+    /// (or wrote) of every file it records, in path (byte) order; a record
+    /// that does not decode is skipped. `None` when the records cannot be
+    /// read.
+    pub(crate) fn visit_file_stamps(&self, mut each: impl FnMut(&str, (u64, i128))) -> Option<()> {
         /// The head of a [`FileRecord`]: its hash is not decoded.
         #[derive(Deserialize)]
         struct Head {
@@ -467,11 +463,8 @@ impl StoreReader {
         let table = txn.open_table(FILES).ok()?;
         for item in table.iter().ok()? {
             let (k, v) = item.ok()?;
-            let rel = k.value();
-            if wanted(rel)
-                && let Some(head) = codec::decode_head::<Head>(v.value())
-            {
-                each(rel, (head.size, head.mtime_ns));
+            if let Some(head) = codec::decode_head::<Head>(v.value()) {
+                each(k.value(), (head.size, head.mtime_ns));
             }
         }
         Some(())
