@@ -28,14 +28,25 @@ fn compact_timed(p: &Project, today: &str) -> (serde_json::Value, bool) {
 #[test]
 fn an_unchanged_tree_is_answered_from_the_settled_record() {
     let p = Project::compacted_sample();
-    let (planned, settled) = compact_timed(&p, SAMPLE_TODAY);
-    assert!(!settled, "the first no-op must plan in full");
+    // The same tree planned in full: a file beside the tree is a change
+    // no record covers, and one that no node is built from.
+    let planned_copy = Project {
+        dir: tempfile::tempdir().unwrap(),
+    };
+    copy_dir(p.path(), planned_copy.path());
+    planned_copy.write("knowledge/aside.md", "# Aside\n");
+    let (planned, settled) = compact_timed(&planned_copy, SAMPLE_TODAY);
+    assert!(!settled, "a change must be planned");
     assert!(planned["actions"].as_array().unwrap().is_empty());
     assert_eq!(planned["exit"], 0);
+    // The build was clean, so it left the record: the first no-op after
+    // it is answered, as is every one after.
     let before = p.snapshot();
-    let (answered, settled) = compact_timed(&p, SAMPLE_TODAY);
-    assert!(settled, "the second no-op is answered from the record");
-    assert_eq!(answered, planned, "the same report, node for node");
+    for _ in 0..2 {
+        let (answered, settled) = compact_timed(&p, SAMPLE_TODAY);
+        assert!(settled, "a no-op is answered from the record");
+        assert_eq!(answered, planned, "the same report, node for node");
+    }
     assert_eq!(p.snapshot(), before);
     // Another day is another key: ROOT's ages move, so it plans again.
     let (_, settled) = compact_timed(&p, "2027-01-22");
@@ -104,6 +115,8 @@ fn a_change_after_the_tree_settled_is_compacted_as_on_one_that_never_did() {
         let (_, answered) = compact_timed(&settled, SAMPLE_TODAY);
         assert!(answered, "{what}: the tree had settled");
 
+        // A file beside the tree: `fresh` plans in full, not from a record.
+        fresh.write("knowledge/aside.md", "# Aside\n");
         change(&settled);
         change(&fresh);
         let (got, answered) = compact_timed(&settled, SAMPLE_TODAY);
@@ -117,11 +130,87 @@ fn a_change_after_the_tree_settled_is_compacted_as_on_one_that_never_did() {
             did > 0 || (what.contains("temp") && !temp_left),
             "{what}: the change was meant to matter: {got}"
         );
-        let memory = |p: &Project| {
-            let mut files = p.snapshot();
-            files.retain(|(path, _)| !path.ends_with(".compaction-state.json"));
-            files
-        };
         assert_eq!(memory(&settled), memory(&fresh), "{what}: the same tree");
     }
+}
+
+/// `hipo --json compact` and whether it planned only what changed.
+fn compact_planned(p: &Project, today: &str) -> (serde_json::Value, bool) {
+    let out = p
+        .hipo()
+        .env("HIPO_TIMINGS", "1")
+        .args(["--json", "compact", "--today", today])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let report = serde_json::from_slice(&out.stdout).unwrap();
+    (report, err.contains("compact: incremental plan"))
+}
+
+/// The tree's Markdown under `memory/`, as bytes by path.
+fn memory(p: &Project) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let mut files = p.snapshot();
+    files.retain(|(path, _)| {
+        let path = path.to_string_lossy();
+        path.starts_with("memory/") && !path.ends_with(".compaction-state.json")
+    });
+    files
+}
+
+#[test]
+fn a_run_after_a_clean_one_plans_only_what_changed_and_reaches_every_ancestor() {
+    // 2026-03-30 is a Monday: that week runs from March into April, so a
+    // change to its March days reaches two months.
+    let today = "2026-04-20";
+    let p = Project::empty();
+    for day in 23..=31 {
+        p.write(
+            &format!("memory/2026-03-{day}.md"),
+            format!("# 2026-03-{day}\n\n## Work {day} [project]\n- step {day}\n"),
+        );
+    }
+    for day in 1..=4 {
+        p.write(
+            &format!("memory/2026-04-0{day}.md"),
+            format!("# 2026-04-0{day}\n\n## Work {day} [project]\n- april step {day}\n"),
+        );
+    }
+    let (_, partial) = compact_planned(&p, today);
+    assert!(!partial, "a first run plans in full");
+    // A clean run leaves the record: an append is planned from it.
+    let full = Project {
+        dir: tempfile::tempdir().unwrap(),
+    };
+    copy_dir(p.path(), full.path());
+    // A file beside the tree is a change the record does not cover.
+    full.write("knowledge/aside.md", "# Aside\n");
+    let april = "memory/monthly/2026-04.md";
+    let april_before = p.read(april);
+    for q in [&p, &full] {
+        q.append(
+            "memory/2026-03-31.md",
+            "\n## Late change [project]\n- the wombat moved\n",
+        );
+    }
+    let (got, partial) = compact_planned(&p, today);
+    let (want, full_plan) = compact_planned(&full, today);
+    assert!(partial, "planned from the record");
+    assert!(!full_plan, "a change beside the tree plans in full");
+    assert_eq!(got, want, "the same report as a full plan");
+    assert_eq!(memory(&p), memory(&full), "the same tree as a full plan");
+    assert!(p.read(april) != april_before && p.read(april).contains("wombat"));
+    // The tree a partial run leaves is settled: a no-op is answered, and
+    // the next change is planned from the record again.
+    let (noop, answered) = compact_timed(&p, today);
+    assert!(answered, "{noop}");
+    assert!(noop["actions"].as_array().unwrap().is_empty());
+    p.append("memory/2026-04-04.md", "\n## More [project]\n- again\n");
+    full.append("memory/2026-04-04.md", "\n## More [project]\n- again\n");
+    full.write("knowledge/aside.md", "# Aside, changed\n");
+    let (got, partial) = compact_planned(&p, today);
+    let (want, _) = compact_planned(&full, today);
+    assert!(partial);
+    assert_eq!(got, want);
+    assert_eq!(memory(&p), memory(&full));
 }

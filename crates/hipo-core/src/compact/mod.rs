@@ -26,6 +26,7 @@ mod plan;
 mod record;
 mod root;
 pub(crate) mod settled;
+mod since;
 
 pub use inputs::content_hash;
 pub(crate) use inputs::short_hash;
@@ -179,13 +180,50 @@ pub fn compact(
     progress: &dyn Progress,
     options: Options,
 ) -> Result<Report> {
-    let (mut disk, mut dry) = (Disk::new(root), DryRun::default());
-    let sink: &mut dyn Sink = if options.dry_run { &mut dry } else { &mut disk };
     let backend = Backend {
         summarizer,
         progress,
     };
-    compact_into(sink, root, config, store, scan, backend, options)
+    let (report, _) = compact_planned(root, config, store, backend, options, Start::full(scan))?;
+    Ok(report)
+}
+
+/// What a run starts from: the tree as scanned, and how much of it is
+/// planned.
+pub(crate) struct Start {
+    scan: Scan,
+    /// Set when only what changed since a settled record is planned.
+    partial: Option<since::Partial>,
+    /// Keep the file records the run commits ([`Committed`]).
+    track: bool,
+}
+
+impl Start {
+    /// Every node planned, nothing kept.
+    pub(crate) fn full(scan: Scan) -> Self {
+        Start {
+            scan,
+            partial: None,
+            track: false,
+        }
+    }
+}
+
+/// The file records a run committed, in order.
+pub(crate) type Committed = Vec<(String, Option<crate::store::FileRecord>)>;
+
+/// [`compact`] from `start`, on the disk or (a dry run) on nothing.
+fn compact_planned(
+    root: &Path,
+    config: &CompactionConfig,
+    store: &Store,
+    backend: Backend<'_>,
+    options: Options,
+    start: Start,
+) -> Result<(Report, Committed)> {
+    let (mut disk, mut dry) = (Disk::new(root), DryRun::default());
+    let sink: &mut dyn Sink = if options.dry_run { &mut dry } else { &mut disk };
+    compact_into(sink, root, config, store, backend, options, start)
 }
 
 /// Runs one compaction on the tree as it is on disk, planned in full, and
@@ -200,16 +238,38 @@ pub fn compact_tree(
     options: Options,
 ) -> Result<Report> {
     let key = settled::key(config, &options, summarizer);
-    let dry_run = options.dry_run;
     // Unsorted, as the walk found the files: their records are written in
     // that order, and redb, given a year's records in path order, left the
     // store twice its size after the next run rewrote them.
     let listing = crate::scan::Listing::roots(root);
-    let scan = listing.scan_kept(root, &store.files()?);
-    let report = compact(root, config, store, scan, summarizer, progress, options)?;
-    if !dry_run {
-        // A run that settles wrote nothing: the tree is still as listed.
-        settled::remember(store, root, key, &listing, &report)?;
+    let known = store.files()?;
+    let scan = listing.scan_kept(root, &known);
+    // A run with no key (a dry run, a retry of some nodes) neither starts
+    // from a record nor leaves one.
+    let mut files = key.map(|_| since::Files::new(&known));
+    let partial = match (&key, &files) {
+        (Some(key), Some(files)) => settled::since(store, key, files.digest(), &scan)?,
+        _ => None,
+    };
+    let backend = Backend {
+        summarizer,
+        progress,
+    };
+    // Named for `HIPO_TIMINGS=1` (and the tests that tell the two apart).
+    let span = crate::timing::span(match partial {
+        Some(_) => "compact: incremental plan",
+        None => "compact: full plan",
+    });
+    let start = Start {
+        scan,
+        partial,
+        track: files.is_some(),
+    };
+    let (report, committed) = compact_planned(root, config, store, backend, options, start)?;
+    drop(span);
+    if let Some(files) = &mut files {
+        files.fold(&committed);
+        settled::remember(store, root, key, files, &listing, &report, summarizer)?;
     }
     Ok(report)
 }
@@ -227,15 +287,21 @@ pub(crate) fn compact_into<'a>(
     root: &Path,
     config: &CompactionConfig,
     store: &'a Store,
-    mut scan: Scan,
     backend: Backend<'_>,
     options: Options,
-) -> Result<Report> {
+    start: Start,
+) -> Result<(Report, Committed)> {
+    let Start {
+        mut scan,
+        partial,
+        track,
+    } = start;
     // The caller holds the lock: no other hipo is mid-write.
     for rel in &scan.stale_temp {
         sink.remove(rel);
     }
     let mut ledger = Ledger::new(store.node_records());
+    ledger.partial = partial.is_some();
     ledger.batch.files = std::mem::take(&mut scan.updates);
     let report = Report {
         today: options.today.to_string(),
@@ -256,6 +322,8 @@ pub(crate) fn compact_into<'a>(
         ledger,
         report,
         scan,
+        partial,
+        committed: track.then(Vec::new),
     };
     let tree = run.tree();
     if tree.days.is_empty() {
@@ -272,7 +340,8 @@ pub(crate) fn compact_into<'a>(
     run.commit(store)?;
     let notices = run.backend.summarizer.notices();
     run.report.warnings.extend(notices);
-    Ok(run.finish(&tree))
+    let committed = run.committed.take().unwrap_or_default();
+    Ok((run.finish(&tree), committed))
 }
 
 /// One compaction in progress.
@@ -297,6 +366,11 @@ pub(crate) struct Run<'a> {
     unusable: HashSet<String>,
     ledger: Ledger<'a>,
     report: Report,
+    /// Set when only what changed since a settled record is planned
+    /// ([`since`]).
+    partial: Option<since::Partial>,
+    /// The file records committed so far, when the caller follows them.
+    committed: Option<Committed>,
 }
 
 impl Run<'_> {
@@ -324,6 +398,9 @@ impl Run<'_> {
 
     fn commit(&mut self, store: &Store) -> Result<()> {
         self.ledger.records.release();
+        if let Some(committed) = &mut self.committed {
+            committed.extend(self.ledger.batch.files.iter().cloned());
+        }
         self.sink
             .commit(store, std::mem::take(&mut self.ledger.batch))
     }
@@ -345,6 +422,10 @@ impl Run<'_> {
         let mut drafts = Vec::new();
         let threshold = self.threshold(level);
         for id in tree.level(level) {
+            if !self.plans(id) {
+                continue;
+            }
+            self.load_children(tree, id)?;
             let inputs = inputs::gather(tree, id, threshold, &self.ledger.states, &self.scan);
             let record = self.ledger.records.get(&id.path())?;
             match self.plan(id, &inputs, record.as_ref()) {
@@ -364,6 +445,26 @@ impl Run<'_> {
             }
         }
         self.summarize_and_write(drafts)
+    }
+
+    /// Whether this run plans `id` (a partial run plans only the nodes
+    /// its changes reach).
+    fn plans(&self, id: NodeId) -> bool {
+        self.partial.as_ref().is_none_or(|p| p.dirty.contains(id))
+    }
+
+    /// In a partial run, the states of `id`'s children that are not
+    /// planned, as their records say (a full run has planned them all).
+    fn load_children(&mut self, tree: &Tree, id: NodeId) -> Result<()> {
+        if self.partial.is_none() {
+            return Ok(());
+        }
+        for child in tree.children(id) {
+            if !self.plans(child) && !self.ledger.states.contains_key(&child.path()) {
+                self.ledger.keep(child)?;
+            }
+        }
+        Ok(())
     }
 
     /// Reads what the plan needs (the node's frontmatter, only when the
@@ -411,15 +512,22 @@ impl Run<'_> {
     fn finish(mut self, tree: &Tree) -> Report {
         for level in [Level::Daily, Level::Weekly, Level::Monthly, Level::Root] {
             for id in tree.level(level) {
-                if let Some(s) = self.ledger.states.get(&id.path()) {
+                let path = id.path();
+                if let Some(s) = self.ledger.states.get(&path) {
                     self.report.nodes.push(NodeInfo {
-                        path: id.path(),
+                        path,
                         level,
                         status: s.status,
                         lines: s.body_lines,
                         source_lines: s.source_lines,
                         pending: s.pending.clone(),
                     });
+                } else if let Some(p) = &mut self.partial
+                    && !p.dirty.contains(id)
+                    && let Some(node) = p.remembered.remove(&path)
+                {
+                    // Not planned: as the run the record is from left it.
+                    self.report.nodes.push(node);
                 }
             }
         }

@@ -77,6 +77,10 @@ pub(crate) struct Ledger<'s> {
     /// What the next commit writes to the store.
     pub batch: Batch,
     pub actions: Vec<Action>,
+    /// Only the nodes a change reaches are planned (`compact::since`): a
+    /// node with no state may be one not planned, whose topics are its
+    /// record's.
+    pub partial: bool,
 }
 
 impl<'s> Ledger<'s> {
@@ -86,6 +90,7 @@ impl<'s> Ledger<'s> {
             states: HashMap::new(),
             batch: Batch::default(),
             actions: Vec::new(),
+            partial: false,
         }
     }
 
@@ -108,7 +113,12 @@ impl<'s> Ledger<'s> {
     /// own when built or adopted, else as recorded.
     pub fn topics(&self, path: &str) -> Result<Option<Vec<Topic>>> {
         let Some(state) = self.states.get(path) else {
-            return Ok(None);
+            // A node planned has a state when it has a record, so the
+            // record of one without decides alike in both kinds of run.
+            return match self.partial {
+                true => Ok(self.records.get(path)?.map(|r| r.topics)),
+                false => Ok(None),
+            };
         };
         Ok(Some(match &state.topics {
             Some(topics) => topics.clone(),

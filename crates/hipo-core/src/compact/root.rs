@@ -22,6 +22,7 @@ impl Run<'_> {
         if self.unusable.contains(&path) {
             return self.ledger.keep(id);
         }
+        self.load_for_root(tree)?;
         let mut inputs = super::inputs::gather(
             tree,
             id,
@@ -100,6 +101,27 @@ impl Run<'_> {
             written,
             prev,
         });
+        Ok(())
+    }
+
+    /// In a partial run, the states ROOT reads that were not planned: the
+    /// months (its inputs) and the last week's dailies (its narrative's);
+    /// the topics of the others are read from their records as needed.
+    fn load_for_root(&mut self, tree: &Tree) -> Result<()> {
+        if self.partial.is_none() {
+            return Ok(());
+        }
+        self.load_children(tree, NodeId::Root)?;
+        let today = self.options.today;
+        for day in tree.days.iter().rev() {
+            if (today - *day).num_days() >= 7 {
+                break;
+            }
+            let id = NodeId::Daily(*day);
+            if !self.plans(id) && !self.ledger.states.contains_key(&id.path()) {
+                self.ledger.keep(id)?;
+            }
+        }
         Ok(())
     }
 

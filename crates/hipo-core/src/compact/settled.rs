@@ -1,20 +1,23 @@
-//! A compaction that found nothing to do, remembered so that the next one
-//! can say so without planning.
+//! A compaction that left the tree with nothing to do, remembered so that
+//! the next one can say so without planning, or plan only what changed.
 //!
 //! Hooks run `hipo compact` many times a day on a tree that has not moved.
 //! Planning that tree holds a listing of every file, a record map and a
-//! state per node: at ten years about half a kilobyte a file. A run that
-//! wrote nothing, met no problem and gave no warning therefore leaves a
-//! `settled` record in the store: the run's key (the binary, the store's
-//! schema, the config, the day, who writes summaries), an order-free
-//! [`Digest`] of every file's path, size and change stamp, and its
-//! report's node list. The next run with the same key first stats the
-//! files most likely to have changed (today's raw log, the files changed
-//! last), then walks the tree folding each file into a digest, holding
-//! none of them; equal digests mean the slow path would plan the same tree
-//! from the same store to the same nothing, so the report is the one
-//! remembered. Anything else plans in full, and a run that does not settle
-//! again forgets the record.
+//! state per node: at ten years about half a kilobyte a file. A clean run
+//! (no problem, no failed summary, no warning; see [`remember`]) therefore
+//! leaves a `settled` record in the store: the run's key (the binary, the
+//! store's schema, the config, the day, who writes summaries), an
+//! order-free [`Digest`] of every file's path, size and change stamp as
+//! the run left the tree (its store's file records, the files it wrote at
+//! their new stamps), and its report's node list. The next run with the
+//! same key first stats the files most likely to have changed (today's raw
+//! log, the files changed last), then walks the tree folding each file
+//! into a digest, holding none of them; equal digests mean the slow path
+//! would plan the same tree from the same store to the same nothing, so
+//! the report is the one remembered. A run that finds the tree moved
+//! plans only what the changed files reach when its store's records are
+//! the ones the record vouches for ([`since`], `compact::since`), and in
+//! full otherwise; a run that is not clean forgets the record.
 //!
 //! The key names the binary itself (its version, size and change stamp,
 //! the later of mtime and ctime, so a package manager's fixed mtimes do
@@ -22,13 +25,14 @@
 //! in full before it trusts a record, since its planning may differ from
 //! the one that settled.
 
+use super::since::{Dirty, Files, Partial};
 use super::{NodeInfo, Options, Report};
 use crate::codec;
 use crate::config::CompactionConfig;
 use crate::error::Result;
 use crate::layout::Level;
 use crate::markdown::Status;
-use crate::scan::{self, Digest, Listing};
+use crate::scan::{self, Digest, Listing, Scan};
 use crate::store::{Batch, Hash, Store};
 use crate::summarize::Summarizer;
 use serde::{Deserialize, Serialize};
@@ -111,6 +115,32 @@ pub fn answer(
     Some(report(nodes, options))
 }
 
+/// Where a run with `key` on the store's file records (their `digest`)
+/// starts when a settled record vouches for them: only the nodes the
+/// files `scan` found changed can reach are planned ([`super::since`]);
+/// `None` plans in full.
+pub(super) fn since(
+    store: &Store,
+    key: &Hash,
+    digest: Digest,
+    scan: &Scan,
+) -> Result<Option<Partial>> {
+    let Some(settled) = store.meta::<Settled>(META_KEY)? else {
+        return Ok(None);
+    };
+    if settled.key != *key || settled.digest != digest {
+        return Ok(None);
+    }
+    let Some(dirty) = Dirty::of(scan) else {
+        return Ok(None);
+    };
+    let Some(nodes) = store.meta::<Nodes>(NODES_KEY)? else {
+        return Ok(None);
+    };
+    let remembered = infos(nodes).map(|n| (n.path.clone(), n)).collect();
+    Ok(Some(Partial { dirty, remembered }))
+}
+
 /// Whether the store holds a record to forget.
 fn recorded(store: &Store) -> Result<bool> {
     store.has_meta(META_KEY)
@@ -131,44 +161,53 @@ impl Settled {
 
 /// The remembered report, for `options`' day.
 fn report(nodes: Nodes, options: &Options) -> Report {
-    let nodes = nodes
-        .into_iter()
-        .map(
-            |(path, level, status, lines, source_lines, pending)| NodeInfo {
-                path,
-                level,
-                status,
-                lines: lines as usize,
-                source_lines: source_lines as usize,
-                pending,
-            },
-        )
-        .collect();
     Report {
         today: options.today.to_string(),
-        nodes,
+        nodes: infos(nodes).collect(),
         ..Report::default()
     }
 }
 
-/// After a run that planned in full: leaves a record when the run found
-/// nothing to do on a clean tree, and forgets an older one otherwise.
+/// The remembered report's nodes.
+fn infos(nodes: Nodes) -> impl Iterator<Item = NodeInfo> {
+    nodes.into_iter().map(
+        |(path, level, status, lines, source_lines, pending)| NodeInfo {
+            path,
+            level,
+            status,
+            lines: lines as usize,
+            source_lines: source_lines as usize,
+            pending,
+        },
+    )
+}
+
+/// After a run: leaves a record when the run was clean (no problem, no
+/// failed summary, no warning, and with a model called, nothing left
+/// waiting for one), so that the next run with the same key on the same
+/// tree finds nothing to do, and one on a changed tree plans only what
+/// changed; forgets an older one otherwise. `files` is the store's file
+/// records as the run left them: the tree as listed, with the files the
+/// run wrote at their stamps after the write.
 pub(super) fn remember(
     store: &Store,
     root: &Path,
     key: Option<Hash>,
+    files: &Files,
     listing: &Listing,
     report: &Report,
+    summarizer: &dyn Summarizer,
 ) -> Result<()> {
-    let quiet = report.actions.is_empty()
-        && report.problems.is_empty()
+    let waiting = summarizer.is_active()
+        && report
+            .nodes
+            .iter()
+            .any(|n| n.status == Status::NeedsSummarization);
+    let clean = report.problems.is_empty()
         && report.summary_failures.is_empty()
-        && report.warnings.is_empty();
-    let digest = match key {
-        Some(_) if quiet => listing.digest(),
-        _ => None,
-    };
-    let (Some(key), Some(digest)) = (key, digest) else {
+        && report.warnings.is_empty()
+        && !waiting;
+    let (Some(key), true) = (key, clean) else {
         // An empty value does not decode: the record is forgotten.
         if recorded(store)? {
             store.commit(&meta(Vec::new(), Vec::new()))?;
@@ -178,8 +217,8 @@ pub(super) fn remember(
     let _span = crate::timing::span("compact: settle");
     let settled = Settled {
         key,
-        digest,
-        watched: watched(root, listing.newest(WATCHED), report),
+        digest: files.digest(),
+        watched: watched(root, newest(files, listing), report),
     };
     let nodes: Nodes = report
         .nodes
@@ -196,6 +235,21 @@ pub(super) fn remember(
         })
         .collect();
     store.commit(&meta(codec::encode(&settled), codec::encode(&nodes)))
+}
+
+/// The [`WATCHED`] files changed last, newest first: of the files the run
+/// wrote (at their stamps now) and the others as listed.
+fn newest(files: &Files, listing: &Listing) -> Vec<(String, u64, i128)> {
+    let mut out: Vec<(String, u64, i128)> = files
+        .committed()
+        .map(|(rel, size, mtime)| (rel.to_string(), size, mtime))
+        .collect();
+    let written: std::collections::HashSet<String> = out.iter().map(|f| f.0.clone()).collect();
+    let listed = listing.newest(WATCHED + written.len());
+    out.extend(listed.into_iter().filter(|f| !written.contains(&f.0)));
+    out.sort_unstable_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0)));
+    out.truncate(WATCHED);
+    out
 }
 
 /// Today's raw log (where an agent appends) and the files changed last,
