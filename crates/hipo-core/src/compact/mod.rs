@@ -334,7 +334,14 @@ pub(crate) fn compact_into<'a>(
     }
     for level in [Level::Daily, Level::Weekly, Level::Monthly] {
         run.level(&tree, level)?;
-        run.commit(store)?;
+        // A partial run that plans a handful of nodes commits its levels
+        // with ROOT's, once, as each commit syncs the store to disk. Any
+        // other commits a level at a time: that bounds its batch, and
+        // redb reuses the pages a commit frees only once no reader older
+        // than it is open (`NodeRecords::release`).
+        if !run.partial.as_ref().is_some_and(since::Partial::is_small) {
+            run.commit(store)?;
+        }
     }
     run.root_node(&tree)?;
     run.commit(store)?;

@@ -85,6 +85,17 @@ pub(crate) struct Partial {
     pub remembered: HashMap<String, NodeInfo>,
 }
 
+impl Partial {
+    /// Few enough nodes planned to commit them all at once: an append's
+    /// (its day, week, one or two months and ROOT), not a history's.
+    pub fn is_small(&self) -> bool {
+        self.dirty.0.len() <= SMALL
+    }
+}
+
+/// See [`Partial::is_small`].
+const SMALL: usize = 32;
+
 /// Nodes whose inputs or file may differ from what the last clean run
 /// left: a superset is safe (a node planned that needed nothing is kept).
 #[derive(Debug, Default, PartialEq)]
