@@ -133,7 +133,7 @@ impl Listing {
         root: &Path,
         extra_globs: &[String],
         trusted: Trusted,
-        stamps: &mut dyn FnMut(&mut dyn FnMut(&str, (u64, i128))),
+        stamps: Stamps,
     ) -> Result<Listing> {
         let mut listing = Self::walk_trusting(root, extra_globs, trusted)?;
         listing.vouch(root, stamps);
@@ -177,7 +177,7 @@ impl Listing {
     /// its path (a merge of two sorted lists), and stats the ones it has
     /// none for; one that cannot be stat'ed now is left out, as the walk
     /// leaves out a file it cannot stat.
-    fn vouch(&mut self, root: &Path, stamps: &mut dyn FnMut(&mut dyn FnMut(&str, (u64, i128)))) {
+    fn vouch(&mut self, root: &Path, stamps: Stamps) {
         let _span = crate::timing::span("scan: vouched stamps");
         let found = &mut self.0.found;
         if !found.iter().any(Found::unstated) {
@@ -280,6 +280,10 @@ fn walk_roots_into(root: &Path, walked: &mut Walked) {
         );
     }
 }
+
+/// Records' stamps in path order: called with what to call for each
+/// path with its size and change stamp ([`Listing::walk_vouched`]).
+pub(crate) type Stamps<'a> = &'a mut dyn FnMut(&mut dyn FnMut(&str, (u64, i128)));
 
 /// Whether a file's size and change stamp are taken from someone other
 /// than the disk ([`Listing::walk_vouched`]) rather than stat'ed.
