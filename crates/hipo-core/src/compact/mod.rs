@@ -238,6 +238,7 @@ pub fn compact_tree(
     options: Options,
 ) -> Result<Report> {
     let key = settled::key(config, &options, summarizer);
+    let dry_run = options.dry_run;
     // Unsorted, as the walk found the files: their records are written in
     // that order, and redb, given a year's records in path order, left the
     // store twice its size after the next run rewrote them.
@@ -267,9 +268,15 @@ pub fn compact_tree(
     };
     let (report, committed) = compact_planned(root, config, store, backend, options, start)?;
     drop(span);
-    if let Some(files) = &mut files {
-        files.fold(&committed);
-        settled::remember(store, root, key, files, &listing, &report, summarizer)?;
+    match &mut files {
+        Some(files) => {
+            files.fold(&committed);
+            settled::remember(store, root, key, files, &listing, &report, summarizer)?;
+        }
+        // `--resummarize` or `summarize PATH` asked for work: the record
+        // is forgotten (a dry run wrote nothing, so it stands).
+        None if !dry_run => settled::forget(store)?,
+        None => {}
     }
     Ok(report)
 }

@@ -208,11 +208,7 @@ pub(super) fn remember(
         && report.warnings.is_empty()
         && !waiting;
     let (Some(key), true) = (key, clean) else {
-        // An empty value does not decode: the record is forgotten.
-        if recorded(store)? {
-            store.commit(&meta(Vec::new(), Vec::new()))?;
-        }
-        return Ok(());
+        return forget(store);
     };
     let _span = crate::timing::span("compact: settle");
     let settled = Settled {
@@ -235,6 +231,15 @@ pub(super) fn remember(
         })
         .collect();
     store.commit(&meta(codec::encode(&settled), codec::encode(&nodes)))
+}
+
+/// Forgets the record, if there is one.
+pub(super) fn forget(store: &Store) -> Result<()> {
+    // An empty value does not decode: the record is forgotten.
+    if recorded(store)? {
+        store.commit(&meta(Vec::new(), Vec::new()))?;
+    }
+    Ok(())
 }
 
 /// The [`WATCHED`] files changed last, newest first: of the files the run
