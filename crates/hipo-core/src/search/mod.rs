@@ -16,6 +16,7 @@ mod passages;
 pub mod query;
 mod rank;
 mod snippet;
+mod stats;
 mod terms;
 pub(crate) mod vectors;
 
@@ -198,6 +199,7 @@ pub fn search(index: &SearchIndex, root: &Path, q: &Query, opts: &Options) -> Re
             trust_index: opts.trust_index,
         },
         opts,
+        ranked: &built.ranked,
     };
     drop(span);
     let _span = crate::timing::span("hits");
@@ -242,6 +244,8 @@ struct HitContext<'a> {
     unit: f32,
     passages: &'a Passages<'a>,
     opts: &'a Options,
+    /// The terms that rank, with their IDF: a hit's coverage.
+    ranked: &'a [(String, f32)],
 }
 
 impl HitContext<'_> {
@@ -250,6 +254,13 @@ impl HitContext<'_> {
     fn hit(&self, g: &Group) -> Result<Hit> {
         let all = copies(self.searcher, self.fields, self.cols, g.fp, None)?;
         let (rep, rep_sec) = self.shown_at(g, &all)?;
+        let coverage = match g.coverage {
+            Some(c) => c,
+            None => coverage::coverage(self.searcher, &[self.fields.body], self.ranked, &[rep])?
+                .first()
+                .copied()
+                .unwrap_or(0.0),
+        };
         let doc = stored(self.searcher, self.fields, rep)?;
         let (also_in, also_in_more) = self.also_in(&all, rep_sec)?;
         let window = if self.opts.snippets {
@@ -277,7 +288,7 @@ impl HitContext<'_> {
             status: doc.status,
             score: g.score,
             relevance: g.evidence / self.unit,
-            coverage: g.coverage,
+            coverage,
             snippet: snip.marked,
             snippet_text: snip.text,
             highlights: snip.highlights,
@@ -312,18 +323,8 @@ impl HitContext<'_> {
         };
         let windows = shown.iter().filter(|(_, s)| s[2] == rep_sec).count();
         // Copies are verbatim, so cut into the same windows.
-        let ranked_win = g.window.then(|| {
-            self.cols[g.best.segment_ord as usize]
-                .win
-                .first(g.best.doc_id)
-                .unwrap_or(0)
-        });
-        let best = match (ranked_win, self.passage) {
-            (Some(w), _) => shown
-                .iter()
-                .find(|(_, s)| s[2] == rep_sec && s[3] == w)
-                .map(|(a, _)| *a),
-            (None, Some(passage)) if windows > 1 => {
+        let best = match self.passage {
+            Some(passage) if windows > 1 => {
                 best_window(self.searcher, self.cols, self.fields, passage, rep_sec)?
             }
             _ => None,
