@@ -49,6 +49,10 @@ pub(super) struct Built {
     pub passage: Option<Box<dyn TQuery>>,
     /// The terms that rank, with their IDF.
     pub ranked: Vec<(String, tantivy::Score)>,
+    /// Scores a result's section for its relevance (scored queries only):
+    /// the user's lines weigh [`USER_BOOST`], as when recall's floor was
+    /// set ([`super::evidence`]).
+    pub evidence: Option<Box<dyn TQuery>>,
     /// Scores sections' opening turns (scored queries only).
     pub opening: Option<Box<dyn TQuery>>,
 }
@@ -80,10 +84,10 @@ fn any_field(f: &Fields, token: &str) -> Box<dyn TQuery> {
 }
 
 /// A token in a whole section, its heading or its user's lines, boosted.
-fn section_field(f: &Fields, token: &str) -> Box<dyn TQuery> {
+fn section_field(f: &Fields, token: &str, user: tantivy::Score) -> Box<dyn TQuery> {
     any_of(vec![
         term_query(f.sbody, token),
-        boosted(term_query(f.suser, token), SECTION_USER_WEIGHT),
+        boosted(term_query(f.suser, token), user),
         boosted(term_query(f.heading, token), HEADING_BOOST),
     ])
 }
@@ -172,11 +176,14 @@ pub(super) fn build(searcher: &Searcher, f: &Fields, q: &Query) -> Result<Built>
     )];
     let opening =
         scored.then(|| any_of(ranked.iter().map(|(t, _)| term_query(f.sopen, t)).collect()));
+    let mut evidence = None;
     let passage = if scored {
         let weighted = |field: fn(&Fields, &str) -> Box<dyn TQuery>| {
             any_of(ranked.iter().map(|(t, _)| field(f, t)).collect())
         };
-        clauses.push((Occur::Must, weighted(section_field)));
+        let section = |user| any_of(ranked.iter().map(|(t, _)| section_field(f, t, user)).collect());
+        clauses.push((Occur::Must, section(SECTION_USER_WEIGHT)));
+        evidence = Some(section(USER_BOOST));
         Some(weighted(passage_field))
     } else {
         if q.filters.is_empty() && q.excluded.is_empty() {
@@ -201,6 +208,7 @@ pub(super) fn build(searcher: &Searcher, f: &Fields, q: &Query) -> Result<Built>
         passage,
         ranked,
         opening,
+        evidence,
     })
 }
 

@@ -5,7 +5,6 @@
 
 use super::build::Built;
 use super::rank::Ranked;
-use super::stats::{Unit, UnitStats};
 use crate::error::{Error, Result};
 use crate::index::schema::{UNIT_WINDOW, name};
 use crate::index::{DocLevel, Fields};
@@ -13,7 +12,7 @@ use crate::markdown::{EntryType, Status};
 use std::collections::{HashMap, HashSet};
 use tantivy::collector::{DocSetCollector, TopDocs};
 use tantivy::columnar::Column;
-use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query as TQuery, TermQuery};
+use tantivy::query::{BooleanQuery, Occur, Query as TQuery, TermQuery};
 use tantivy::schema::{IndexRecordOption, Value};
 use tantivy::{DocAddress, Order, Score, Searcher, TantivyDocument, Term};
 
@@ -280,41 +279,6 @@ fn groups(
         }
     }
     groups
-}
-
-/// The window of section `sec` that `passage` scores best, if any matches.
-pub(super) fn best_window(
-    searcher: &Searcher,
-    cols: &[Columns],
-    f: &Fields,
-    passage: &dyn TQuery,
-    sec: u64,
-) -> Result<Option<DocAddress>> {
-    let query = BooleanQuery::new(vec![
-        (Occur::Must, passage.box_clone()),
-        (
-            Occur::Must,
-            Box::new(BoostQuery::new(
-                Box::new(TermQuery::new(
-                    Term::from_field_u64(f.sec, sec),
-                    IndexRecordOption::Basic,
-                )),
-                0.0,
-            )),
-        ),
-    ]);
-    // A few, so that windows tied at the top are told apart by their place
-    // rather than by the index's document order.
-    let stats = UnitStats::new(searcher, f, Unit::Window);
-    let top = searcher
-        .search_with_statistics_provider(&query, &TopDocs::with_limit(8).order_by_score(), &stats)
-        .map_err(Error::index("finding the best passage"))?;
-    let best = top.first().map(|(s, _)| *s);
-    Ok(top
-        .into_iter()
-        .filter(|(s, _)| Some(*s) == best)
-        .map(|(_, a)| a)
-        .min_by_key(|a| place_of(cols, *a)))
 }
 
 /// Which of the groups tied at the cut (the `limit`-th score) are kept is
