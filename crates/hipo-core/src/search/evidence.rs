@@ -120,7 +120,9 @@ impl Evidence {
             let alive = reader.alive_bitset();
             let mut doc = docs.doc();
             while doc != TERMINATED {
-                if alive.is_none_or(|a| a.is_alive(doc)) && scorer.seek(doc) == doc {
+                // Past `doc` already (seek may only move forward).
+                let at = scorer.doc() <= doc && scorer.seek(doc) == doc;
+                if at && alive.is_none_or(|a| a.is_alive(doc)) {
                     let a = DocAddress::new(ord as u32, doc);
                     let key = (scorer.score(), place_of(cols, a));
                     if best.is_none_or(|(s, p, _)| key.0 > s || (key.0 == s && key.1 < p)) {
@@ -143,7 +145,7 @@ fn score(searcher: &Searcher, weight: &dyn Weight, a: DocAddress) -> Result<Scor
     let mut scorer = weight
         .scorer(reader, 1.0)
         .map_err(Error::index("scoring a result"))?;
-    Ok(if scorer.seek(a.doc_id) == a.doc_id {
+    Ok(if scorer.doc() <= a.doc_id && scorer.seek(a.doc_id) == a.doc_id {
         scorer.score()
     } else {
         0.0
