@@ -582,7 +582,11 @@ fn a_typed_entry_is_not_outranked_by_a_session_borrowing_its_words() {
          - symptom: the mountain station reports humidity stuck at 100% since April 2\n\
          - decisions: flag readings stuck at one value for more than 12 hours as suspect\n",
     );
-    let h = p.hits(&["humidity at one station is stuck at 100, is that known", "-n", "2"]);
+    let h = p.hits(&[
+        "humidity at one station is stuck at 100, is that known",
+        "-n",
+        "2",
+    ]);
     assert_eq!(
         h[0]["heading"], "2026-04-12 › Sensor drift at the mountain station",
         "{h:#?}"
@@ -596,12 +600,17 @@ fn a_typed_entry_is_not_outranked_by_a_session_borrowing_its_words() {
 #[test]
 fn a_word_in_every_session_does_not_outweigh_a_rare_one() {
     let p = Project::empty();
-    let long = "Assistant: a long reply about something else entirely, again and again.\n".repeat(60);
+    let long =
+        "Assistant: a long reply about something else entirely, again and again.\n".repeat(60);
     let mut log = String::from("# 2026-05-01\n");
     for s in 0..12 {
-        log.push_str(&format!("\n## Session s{s}\nUser: make a list for day {s}\n{long}"));
+        log.push_str(&format!(
+            "\n## Session s{s}\nUser: make a list for day {s}\n{long}"
+        ));
     }
-    log.push_str(&format!("\n## Session spice\nUser: the saffron we bought, where was it from?\n{long}"));
+    log.push_str(&format!(
+        "\n## Session spice\nUser: the saffron we bought, where was it from?\n{long}"
+    ));
     log.push_str("\n## Session lists\nUser: list list list, a list of lists\n");
     p.write("memory/2026-05-01.md", log);
     let h = p.hits(&["could you list where the saffron came from", "-n", "2"]);

@@ -181,7 +181,14 @@ pub(super) fn build(searcher: &Searcher, f: &Fields, q: &Query) -> Result<Built>
         let weighted = |field: fn(&Fields, &str) -> Box<dyn TQuery>| {
             any_of(ranked.iter().map(|(t, _)| field(f, t)).collect())
         };
-        let section = |user| any_of(ranked.iter().map(|(t, _)| section_field(f, t, user)).collect());
+        let section = |user| {
+            any_of(
+                ranked
+                    .iter()
+                    .map(|(t, _)| section_field(f, t, user))
+                    .collect(),
+            )
+        };
         clauses.push((Occur::Must, section(SECTION_USER_WEIGHT)));
         evidence = Some(section(USER_BOOST));
         Some(weighted(passage_field))

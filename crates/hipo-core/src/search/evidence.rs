@@ -145,9 +145,11 @@ fn score(searcher: &Searcher, weight: &dyn Weight, a: DocAddress) -> Result<Scor
     let mut scorer = weight
         .scorer(reader, 1.0)
         .map_err(Error::index("scoring a result"))?;
-    Ok(if scorer.doc() <= a.doc_id && scorer.seek(a.doc_id) == a.doc_id {
-        scorer.score()
-    } else {
-        0.0
-    })
+    Ok(
+        if scorer.doc() <= a.doc_id && scorer.seek(a.doc_id) == a.doc_id {
+            scorer.score()
+        } else {
+            0.0
+        },
+    )
 }

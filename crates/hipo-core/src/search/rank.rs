@@ -53,11 +53,7 @@ fn top(
     pool: usize,
 ) -> Result<(Vec<(Score, DocAddress)>, bool)> {
     let top = searcher
-        .search_with_statistics_provider(
-            query,
-            &TopDocs::with_limit(pool).order_by_score(),
-            stats,
-        )
+        .search_with_statistics_provider(query, &TopDocs::with_limit(pool).order_by_score(), stats)
         .map_err(Error::index("searching"))?;
     let full = top.len() == pool;
     Ok((top, full))
@@ -77,10 +73,7 @@ pub(super) fn sections(
     let mut out: Vec<Ranked> = whole
         .into_iter()
         .map(|(evidence, addr)| {
-            let prior = opening
-                .get(&section_of(cols, addr))
-                .copied()
-                .unwrap_or(0.0);
+            let prior = opening.get(&section_of(cols, addr)).copied().unwrap_or(0.0);
             Ranked {
                 score: evidence + OPENING_WEIGHT * prior,
                 evidence,
