@@ -565,34 +565,6 @@ fn the_session_where_the_user_said_it_outranks_an_assistant_repeating_it() {
     assert_eq!(h[0]["heading"], "2026-03-02 › Session bread", "{h:#?}");
 }
 
-/// A typed entry quotes no one, so all its words count as its writer's:
-/// it is not outranked by a session whose user merely used one of its
-/// words while asking about something else.
-#[test]
-fn a_typed_entry_is_not_outranked_by_a_session_borrowing_its_words() {
-    let p = Project::empty();
-    p.write(
-        "memory/2026-04-05.md",
-        "# 2026-04-05\n\n## Session parser\nUser: write the parser for the station files, one line per station per hour\n\
-         Assistant: Done: temperature, humidity, wind and rain are parsed; missing values become null.\n",
-    );
-    p.write(
-        "memory/2026-04-12.md",
-        "# 2026-04-12\n\n## Sensor drift at the mountain station [project]\n\
-         - symptom: the mountain station reports humidity stuck at 100% since April 2\n\
-         - decisions: flag readings stuck at one value for more than 12 hours as suspect\n",
-    );
-    let h = p.hits(&[
-        "humidity at one station is stuck at 100, is that known",
-        "-n",
-        "2",
-    ]);
-    assert_eq!(
-        h[0]["heading"], "2026-04-12 › Sensor drift at the mountain station",
-        "{h:#?}"
-    );
-}
-
 /// BM25's statistics are counted over the sections ranked, not over every
 /// document of the index (a long session is also indexed as windows): a
 /// word in every session then weighs next to nothing, and the session

@@ -254,13 +254,6 @@ fn section_doc(d: &SectionDoc, f: &Fields) -> TantivyDocument {
     if !user.is_empty() {
         doc.add_text(f.suser, &user);
         doc.add_text(f.sopen, &opening);
-    } else if !d.lines.iter().any(|l| sections::opens_turn(l)) {
-        // A typed entry (a note, a checkpoint, a summary) quotes no one:
-        // all of it is its writer's own words. Without them in the user
-        // field, a session merely mentioning a typed entry's words in a
-        // user turn outranked the entry itself (the user field is summed
-        // with the text's BM25).
-        doc.add_text(f.suser, d.lines.concat());
     }
     shared_fields(&mut doc, d, f);
     doc.add_u64(f.win, 0);

@@ -296,12 +296,6 @@ fn speaker(line: &str) -> Option<Speaker> {
     }
 }
 
-/// Whether a line opens a turn (anyone's): a section holding none is a
-/// typed entry, not a conversation.
-pub(crate) fn opens_turn(line: &str) -> bool {
-    speaker(line).is_some()
-}
-
 /// For each line, whether it is part of a user turn.
 fn user_lines(lines: &[Line]) -> Vec<bool> {
     let mut current = None;

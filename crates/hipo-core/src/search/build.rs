@@ -2,7 +2,7 @@
 //! their ranking documents: BM25 over the whole section's text, its
 //! heading and the lines its user wrote (the user's own words are the best
 //! evidence in an agent's memory: a field of their own, so long assistant
-//! replies do not drown them; a typed entry's words are all its writer's).
+//! replies do not drown them).
 //! The passage shown is the section's best window under the same terms;
 //! [`super::rank`] adds the opening turn's prior. Required and excluded
 //! clauses are judged per section by [`super::collect::SectionRule`].
