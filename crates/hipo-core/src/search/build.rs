@@ -45,14 +45,8 @@ pub(super) struct Built {
     pub positive: Vec<String>,
     /// Required (`true`) and excluded clauses, judged per section.
     pub sections: Vec<(bool, Box<dyn TQuery>)>,
-    /// Scores a section's windows to pick the passage shown.
-    pub passage: Option<Box<dyn TQuery>>,
     /// The terms that rank, with their IDF.
     pub ranked: Vec<(String, tantivy::Score)>,
-    /// Scores a result's section for its relevance (scored queries only):
-    /// the user's lines weigh [`USER_BOOST`], as when recall's floor was
-    /// set ([`super::evidence`]).
-    pub evidence: Option<Box<dyn TQuery>>,
     /// Scores sections' opening turns (scored queries only).
     pub opening: Option<Box<dyn TQuery>>,
 }
@@ -89,15 +83,6 @@ fn section_field(f: &Fields, token: &str, user: tantivy::Score) -> Box<dyn TQuer
         term_query(f.sbody, token),
         boosted(term_query(f.suser, token), user),
         boosted(term_query(f.heading, token), HEADING_BOOST),
-    ])
-}
-
-/// A token in a window's body or its user's lines: which passage of a
-/// section says it most.
-fn passage_field(f: &Fields, token: &str) -> Box<dyn TQuery> {
-    any_of(vec![
-        term_query(f.body, token),
-        boosted(term_query(f.user, token), USER_BOOST),
     ])
 }
 
@@ -176,22 +161,14 @@ pub(super) fn build(searcher: &Searcher, f: &Fields, q: &Query) -> Result<Built>
     )];
     let opening =
         scored.then(|| any_of(ranked.iter().map(|(t, _)| term_query(f.sopen, t)).collect()));
-    let mut evidence = None;
-    let passage = if scored {
-        let weighted = |field: fn(&Fields, &str) -> Box<dyn TQuery>| {
-            any_of(ranked.iter().map(|(t, _)| field(f, t)).collect())
-        };
-        let section = |user| {
-            any_of(
-                ranked
-                    .iter()
-                    .map(|(t, _)| section_field(f, t, user))
-                    .collect(),
-            )
-        };
-        clauses.push((Occur::Must, section(SECTION_USER_WEIGHT)));
-        evidence = Some(section(USER_BOOST));
-        Some(weighted(passage_field))
+    if scored {
+        let section = any_of(
+            ranked
+                .iter()
+                .map(|(t, _)| section_field(f, t, SECTION_USER_WEIGHT))
+                .collect(),
+        );
+        clauses.push((Occur::Must, section));
     } else {
         if q.filters.is_empty() && q.excluded.is_empty() {
             return Err(Error::Query(
@@ -199,8 +176,7 @@ pub(super) fn build(searcher: &Searcher, f: &Fields, q: &Query) -> Result<Built>
             ));
         }
         clauses.push((Occur::Must, Box::new(AllQuery)));
-        None
-    };
+    }
     let filter = filters(f, &q.filters)?;
     if let Some(filter) = &filter {
         clauses.push((Occur::Must, boosted(filter.box_clone(), 0.0)));
@@ -212,10 +188,8 @@ pub(super) fn build(searcher: &Searcher, f: &Fields, q: &Query) -> Result<Built>
         scored,
         positive,
         sections,
-        passage,
         ranked,
         opening,
-        evidence,
     })
 }
 

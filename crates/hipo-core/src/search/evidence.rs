@@ -12,12 +12,14 @@
 //! memory knows the answer than a high sum of a few words).
 
 use super::build::Built;
+use super::build::{HEADING_BOOST, USER_BOOST};
 use super::collect::{Columns, place_of};
 use super::coverage::coverage;
 use super::stats::{Unit, UnitStats};
 use crate::error::{Error, Result};
 use crate::index::Fields;
-use tantivy::query::{EnableScoring, Scorer, Weight};
+use tantivy::query::{EnableScoring, Query, Scorer, TermQuery, Weight};
+use tantivy::schema::Field;
 use tantivy::schema::IndexRecordOption;
 use tantivy::{DocAddress, DocSet, Score, Searcher, TERMINATED, Term};
 
@@ -25,41 +27,59 @@ use tantivy::{DocAddress, DocSet, Score, Searcher, TERMINATED, Term};
 /// keeps half its score.
 const COVERAGE_POWER: Score = 0.5;
 
+/// Per-term weights of one query: (field's term weight, boost). Scored
+/// term by term: a union's scorer buffers thousands of documents ahead,
+/// which for one document a result cost a millisecond each.
+type Terms = Vec<(Box<dyn Weight>, Score)>;
+
 /// Scores single documents for one search.
 pub(super) struct Evidence {
-    section: Option<Box<dyn Weight>>,
-    passage: Option<Box<dyn Weight>>,
-    /// The passage query over windows' own statistics: which window of a
-    /// result is shown. Built once per search (a query per result cost
-    /// 0.3 ms each, most of it weighing the terms again).
-    window: Option<Box<dyn Weight>>,
+    section: Terms,
+    passage: Terms,
+    /// The passage's terms over windows' own statistics: which window of
+    /// a result is shown.
+    window: Terms,
+}
+
+fn weights(
+    terms: &[(String, Score)],
+    fields: &[(Field, Score)],
+    scoring: EnableScoring,
+) -> Result<Terms> {
+    let mut out = Vec::new();
+    for (t, _) in terms {
+        for &(field, boost) in fields {
+            let q = TermQuery::new(
+                Term::from_field_text(field, t),
+                IndexRecordOption::WithFreqs,
+            );
+            out.push((
+                q.weight(scoring)
+                    .map_err(Error::index("scoring a result"))?,
+                boost,
+            ));
+        }
+    }
+    Ok(out)
 }
 
 impl Evidence {
     pub(super) fn new(searcher: &Searcher, built: &Built) -> Result<Evidence> {
-        let err = Error::index("scoring a result");
-        let scoring = EnableScoring::enabled_from_searcher(searcher);
-        let weight = |q: &Option<Box<dyn tantivy::query::Query>>| -> Result<_> {
-            Ok(match q {
-                Some(q) => Some(q.weight(scoring).map_err(err)?),
-                None => None,
-            })
-        };
-        let (section, passage) = (weight(&built.evidence)?, weight(&built.passage)?);
-        let stats = UnitStats::new(searcher, &built.fields, Unit::Window);
-        let window = match &built.passage {
-            Some(q) => Some(
-                q.weight(EnableScoring::enabled_from_statistics_provider(
-                    &stats, searcher,
-                ))
-                .map_err(err)?,
-            ),
-            None => None,
-        };
+        let f = &built.fields;
+        let all = EnableScoring::enabled_from_searcher(searcher);
+        let stats = UnitStats::new(searcher, f, Unit::Window);
+        let windows = EnableScoring::enabled_from_statistics_provider(&stats, searcher);
+        let terms = if built.scored { &built.ranked[..] } else { &[] };
+        let section = [
+            (f.sbody, 1.0),
+            (f.suser, USER_BOOST),
+            (f.heading, HEADING_BOOST),
+        ];
+        let passage = [(f.body, 1.0), (f.user, USER_BOOST)];
         Ok(Evidence {
-            section,
-            passage,
-            window,
+            section: weights(terms, &section, all)?,
+            passage: weights(terms, &passage, all)?,
+            window: weights(terms, &passage, windows)?,
         })
     }
 
@@ -73,27 +93,19 @@ impl Evidence {
         section: DocAddress,
         shown: DocAddress,
     ) -> Result<(Score, Score)> {
-        let cov = |fields: &[tantivy::schema::Field], a| -> Result<Score> {
+        let cov = |fields: &[Field], a| -> Result<Score> {
             Ok(coverage(searcher, fields, terms, &[a])?
                 .first()
                 .copied()
                 .unwrap_or(0.0))
         };
         let (sec_cov, win_cov) = (cov(&[f.sbody, f.heading], section)?, cov(&[f.body], shown)?);
-        let whole = match &self.section {
-            Some(w) => score(searcher, w.as_ref(), section)? * sec_cov.powf(COVERAGE_POWER),
-            None => 0.0,
-        };
-        let part = match &self.passage {
-            Some(w) => score(searcher, w.as_ref(), shown)? * win_cov.powf(COVERAGE_POWER),
-            None => 0.0,
-        };
+        let whole = score(searcher, &self.section, section)? * sec_cov.powf(COVERAGE_POWER);
+        let part = score(searcher, &self.passage, shown)? * win_cov.powf(COVERAGE_POWER);
         Ok((whole + part, win_cov))
     }
-}
 
-impl Evidence {
-    /// The window of section `sec` the passage query scores best, if any
+    /// The window of section `sec` the passage's terms score best, if any
     /// matches; of windows scoring alike, the first in the section.
     pub(super) fn best_window(
         &self,
@@ -102,9 +114,6 @@ impl Evidence {
         f: &Fields,
         sec: u64,
     ) -> Result<Option<DocAddress>> {
-        let Some(weight) = &self.window else {
-            return Ok(None);
-        };
         let err = Error::index("finding the best passage");
         let term = Term::from_field_u64(f.sec, sec);
         let mut best: Option<(Score, (u64, u64), DocAddress)> = None;
@@ -116,21 +125,22 @@ impl Evidence {
             else {
                 continue;
             };
-            let mut scorer = weight.scorer(reader, 1.0).map_err(err)?;
+            let mut scorers = Vec::with_capacity(self.window.len());
+            for (w, boost) in &self.window {
+                scorers.push(w.scorer(reader, *boost).map_err(err)?);
+            }
             let alive = reader.alive_bitset();
             let mut doc = docs.doc();
             while doc != TERMINATED {
-                // Past `doc` already (seek may only move forward).
-                let at = scorer.doc() <= doc && scorer.seek(doc) == doc;
-                if at && alive.is_none_or(|a| a.is_alive(doc)) {
+                if alive.is_none_or(|a| a.is_alive(doc)) {
+                    let s = sum_at(&mut scorers, doc);
                     let a = DocAddress::new(ord as u32, doc);
-                    let key = (scorer.score(), place_of(cols, a));
-                    if best.is_none_or(|(s, p, _)| key.0 > s || (key.0 == s && key.1 < p)) {
+                    let key = (s, place_of(cols, a));
+                    if s > 0.0
+                        && best.is_none_or(|(b, p, _)| key.0 > b || (key.0 == b && key.1 < p))
+                    {
                         best = Some((key.0, key.1, a));
                     }
-                }
-                if scorer.doc() == TERMINATED {
-                    break;
                 }
                 doc = docs.advance();
             }
@@ -139,17 +149,27 @@ impl Evidence {
     }
 }
 
-/// One document's score under `weight` (0 when it does not match).
-fn score(searcher: &Searcher, weight: &dyn Weight, a: DocAddress) -> Result<Score> {
+/// The summed score of `doc` over term scorers (each moved forward to it).
+fn sum_at(scorers: &mut [Box<dyn Scorer>], doc: tantivy::DocId) -> Score {
+    let mut total = 0.0;
+    for s in scorers.iter_mut() {
+        // Past `doc` already (seek may only move forward).
+        if s.doc() <= doc && s.seek(doc) == doc {
+            total += s.score();
+        }
+    }
+    total
+}
+
+/// One document's score under a query's per-term weights.
+fn score(searcher: &Searcher, terms: &Terms, a: DocAddress) -> Result<Score> {
     let reader = searcher.segment_reader(a.segment_ord);
-    let mut scorer = weight
-        .scorer(reader, 1.0)
-        .map_err(Error::index("scoring a result"))?;
-    Ok(
-        if scorer.doc() <= a.doc_id && scorer.seek(a.doc_id) == a.doc_id {
-            scorer.score()
-        } else {
-            0.0
-        },
-    )
+    let mut scorers = Vec::with_capacity(terms.len());
+    for (w, boost) in terms {
+        scorers.push(
+            w.scorer(reader, *boost)
+                .map_err(Error::index("scoring a result"))?,
+        );
+    }
+    Ok(sum_at(&mut scorers, a.doc_id))
 }
