@@ -1,9 +1,20 @@
 //! Reading results' passages from the Markdown, the source of truth: the
 //! index stores no text, only where each window sits.
+//!
+//! What is shown is what the index was fed: `<private>` spans dropped
+//! (one opened earlier in the file too), then redacted. A section the
+//! index vouches for (just synced, recorded as neither secret nor
+//! private) is shown as read. Otherwise the window is redacted afresh
+//! with a margin of lines around it ([`crate::redact::redact_lines`]): a
+//! search answering while a compaction holds the store cannot vouch for
+//! anything, and redacting each hit's whole section cost a prompt hook
+//! about 100 ms.
 
 use super::collect::Stored;
 use crate::index::section_lines;
-use crate::redact::redact;
+use crate::private;
+use crate::redact::{redact, redact_lines};
+use std::borrow::Cow;
 use std::path::Path;
 
 /// Reads results' passages from the Markdown: only the bytes needed.
@@ -15,41 +26,53 @@ pub(super) struct Passages<'a> {
 }
 
 impl Passages<'_> {
-    /// The redacted text of a result's window.
+    /// The shown text of a result's window.
     pub(super) fn window(&self, doc: &Stored) -> Option<String> {
-        if doc.secret || !self.trust_index {
-            // Redacted whole, as it was indexed: a secret spanning two
-            // windows is only caught in the whole section.
-            let section = self.read(doc, doc.bytes, doc.sec)?;
-            let lines: Vec<&str> = section.split_inclusive('\n').collect();
-            let at = |n: usize| n.checked_sub(doc.sec[0]);
-            return lines
-                .get(at(doc.win[0])?..=at(doc.win[1])?)
-                .map(|l| l.concat());
+        if !self.vouched(doc) {
+            let section = self.stripped(doc)?;
+            let from = doc.win[0].checked_sub(doc.sec[0])?;
+            let to = doc.win[1].checked_sub(doc.sec[0])?;
+            return redact_lines(&section, from..to + 1);
         }
-        self.read(doc, doc.wbytes, doc.win)
+        self.raw(doc, doc.wbytes, doc.win)
     }
 
-    /// The redacted text of a result's whole section.
+    /// The shown text of a result's whole section.
     pub(super) fn section(&self, doc: &Stored) -> Option<String> {
-        self.read(doc, doc.bytes, doc.sec)
+        if !self.vouched(doc) {
+            let section = self.stripped(doc)?;
+            let lines = doc.sec[1] + 1 - doc.sec[0];
+            let redacted = redact(&section);
+            return Some(section_lines(&redacted, &section, lines).concat());
+        }
+        self.raw(doc, doc.bytes, doc.sec)
     }
 
-    /// The text of `bytes` of a result's file, spanning `lines`, redacted
-    /// unless the index vouches for it, if the file still holds it where
-    /// the index says (it always does after a sync; a search that ran
-    /// while another hipo held the lock may find it moved).
-    fn read(&self, doc: &Stored, bytes: [usize; 2], lines: [usize; 2]) -> Option<String> {
+    /// The index vouches that the section is shown as read.
+    fn vouched(&self, doc: &Stored) -> bool {
+        self.trust_index && !doc.secret
+    }
+
+    /// A result's section without its `<private>` spans, if the file still
+    /// holds it where the index says.
+    fn stripped(&self, doc: &Stored) -> Option<String> {
+        let raw = self.raw(doc, doc.bytes, doc.sec)?;
+        let path = self.root.join(&doc.path);
+        let inside = private::open_at(&path, doc.bytes[0]).ok()?;
+        Some(match private::strip_from(&raw, inside) {
+            Cow::Borrowed(_) => raw,
+            Cow::Owned(s) => s,
+        })
+    }
+
+    /// The text of `bytes` of a result's file, spanning `lines`, as read,
+    /// if the file still holds it where the index says (it always does
+    /// after a sync; a search that ran while another hipo held the lock
+    /// may find it moved).
+    fn raw(&self, doc: &Stored, bytes: [usize; 2], lines: [usize; 2]) -> Option<String> {
         let [lo, hi] = bytes;
         let raw = crate::fsutil::read_range(&self.root.join(&doc.path), lo, hi)?;
         let expected = lines[1].checked_sub(lines[0])? + 1;
-        if raw.split_inclusive('\n').count() != expected {
-            return None;
-        }
-        if doc.secret || !self.trust_index {
-            let redacted = redact(&raw);
-            return Some(section_lines(&redacted, &raw, expected).concat());
-        }
-        Some(raw)
+        (raw.split_inclusive('\n').count() == expected).then_some(raw)
     }
 }
