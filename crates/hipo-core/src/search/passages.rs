@@ -4,18 +4,24 @@
 //! What is shown is what the index was fed: `<private>` spans dropped
 //! (one opened earlier in the file too), then redacted. A section the
 //! index vouches for (just synced, recorded as neither secret nor
-//! private) is shown as read. Otherwise the window is redacted afresh
-//! with a margin of lines around it ([`crate::redact::redact_lines`]): a
-//! search answering while a compaction holds the store cannot vouch for
-//! anything, and redacting each hit's whole section cost a prompt hook
-//! about 100 ms.
+//! private) is shown as read. Otherwise only the lines the snippet shows
+//! are redacted afresh, with a margin of lines around them
+//! ([`crate::redact::redact_lines`]): a search answering while a
+//! compaction holds the store cannot vouch for anything, and redacting
+//! each hit's whole section cost a prompt hook about 100 ms.
 
 use super::collect::Stored;
+use super::snippet::{Marker, snippet};
 use crate::index::section_lines;
 use crate::private;
 use crate::redact::{redact, redact_lines};
 use std::borrow::Cow;
 use std::path::Path;
+
+/// Lines past a snippet's last one redacted with it: redaction may
+/// shorten it, and the snippet then runs on (or ends in `…`) as in the
+/// whole window.
+const SPARE_LINES: usize = 2;
 
 /// Reads results' passages from the Markdown: only the bytes needed.
 pub(super) struct Passages<'a> {
@@ -26,15 +32,26 @@ pub(super) struct Passages<'a> {
 }
 
 impl Passages<'_> {
-    /// The shown text of a result's window.
-    pub(super) fn window(&self, doc: &Stored) -> Option<String> {
-        if !self.vouched(doc) {
-            let section = self.stripped(doc)?;
-            let from = doc.win[0].checked_sub(doc.sec[0])?;
-            let to = doc.win[1].checked_sub(doc.sec[0])?;
-            return redact_lines(&section, from..to + 1);
+    /// The shown text a result's snippet is cut from, and the file's line
+    /// number of its first line: the window the index points at, or, when
+    /// the index cannot vouch for it, the window's lines the snippet falls
+    /// on (found on the text as read, `<private>` spans dropped), redacted
+    /// with a margin, plus [`SPARE_LINES`] so the snippet can run on as it
+    /// would in the window.
+    pub(super) fn passage(&self, doc: &Stored, marker: &Marker) -> Option<(String, usize)> {
+        if self.vouched(doc) {
+            return Some((self.raw(doc, doc.wbytes, doc.win)?, doc.win[0]));
         }
-        self.raw(doc, doc.wbytes, doc.win)
+        let section = self.stripped(doc)?;
+        let from = doc.win[0].checked_sub(doc.sec[0])?;
+        let to = doc.win[1].checked_sub(doc.sec[0])?;
+        let lines: Vec<&str> = section.split_inclusive('\n').collect();
+        let window = lines.get(from..=to)?.concat();
+        let cut = snippet(marker, &window).cut;
+        let first = from + window[..cut.start].matches('\n').count();
+        let last = (from + window[..cut.end].matches('\n').count() + SPARE_LINES).min(to);
+        let shown = redact_lines(&section, first..last + 1)?;
+        Some((shown, doc.sec[0] + first))
     }
 
     /// The shown text of a result's whole section.
