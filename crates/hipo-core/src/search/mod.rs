@@ -253,7 +253,7 @@ impl HitContext<'_> {
         let doc = stored(self.searcher, self.fields, rep)?;
         let (also_in, also_in_more) = self.also_in(&all, rep_sec)?;
         let (window, first_line) = match self.opts.snippets {
-            true => self.passages.passage(&doc, self.marker),
+            true => self.passages.passage(&doc, g.fp, self.marker),
             false => None,
         }
         .unwrap_or((String::new(), doc.win[0]));

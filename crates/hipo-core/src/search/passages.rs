@@ -18,6 +18,22 @@ use crate::redact::{redact, redact_lines};
 use std::borrow::Cow;
 use std::path::Path;
 
+/// The section, as read now, is the one the index recorded as holding
+/// neither a secret nor a private span: its fingerprint (the indexed text's,
+/// which was then the text as read) is the same. The fingerprint leaves out
+/// what cannot make a secret (trailing spaces, blank lines) and hipo's own
+/// `<!-- hipo` marker lines; a marker line is checked on its own. This is
+/// the proof of freshness a search has while a compaction holds the store:
+/// a hit in a file that did not change costs no redaction.
+fn unchanged(doc: &Stored, fp: u64, section: &str) -> bool {
+    !doc.secret
+        && crate::index::sections::fingerprint(section) == fp
+        && section
+            .lines()
+            .filter(|l| l.starts_with("<!-- hipo"))
+            .all(|l| !crate::redact::contains_secret(l))
+}
+
 /// Lines past a snippet's last one redacted with it: redaction may
 /// shorten it, and the snippet then runs on (or ends in `…`) as in the
 /// whole window.
@@ -38,7 +54,12 @@ impl Passages<'_> {
     /// on (found on the text as read, `<private>` spans dropped), redacted
     /// with a margin, plus [`SPARE_LINES`] so the snippet can run on as it
     /// would in the window.
-    pub(super) fn passage(&self, doc: &Stored, marker: &Marker) -> Option<(String, usize)> {
+    pub(super) fn passage(
+        &self,
+        doc: &Stored,
+        fp: u64,
+        marker: &Marker,
+    ) -> Option<(String, usize)> {
         if self.vouched(doc) {
             return Some((self.raw(doc, doc.wbytes, doc.win)?, doc.win[0]));
         }
@@ -47,6 +68,9 @@ impl Passages<'_> {
         let to = doc.win[1].checked_sub(doc.sec[0])?;
         let lines: Vec<&str> = section.split_inclusive('\n').collect();
         let window = lines.get(from..=to)?.concat();
+        if unchanged(doc, fp, &section) {
+            return Some((window, doc.win[0]));
+        }
         let cut = snippet(marker, &window).cut;
         let first = from + window[..cut.start].matches('\n').count();
         let last = (from + window[..cut.end].matches('\n').count() + SPARE_LINES).min(to);
