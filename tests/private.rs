@@ -206,7 +206,10 @@ const HIDDEN: [&str; 4] = ["walrus", "ptarmigan", "bittern", "guillemot"];
 /// Text a command printed holds none of the hidden words.
 fn clean(what: &str, text: &str) {
     for w in HIDDEN {
-        assert!(!text.to_lowercase().contains(w), "{what} shows {w}:\n{text}");
+        assert!(
+            !text.to_lowercase().contains(w),
+            "{what} shows {w}:\n{text}"
+        );
     }
 }
 
@@ -224,7 +227,11 @@ fn a_hand_written_file_keeps_its_private_text_out_of_every_output() {
         assert!(p.hits(&[w]).is_empty(), "{w} is a term of the index");
     }
     let search = |args: &[&str]| {
-        let out = p.hipo().args(["--json", "search", "--full"]).args(args).succeeds();
+        let out = p
+            .hipo()
+            .args(["--json", "search", "--full"])
+            .args(args)
+            .succeeds();
         String::from_utf8_lossy(&out.stdout).into_owned()
     };
     for q in ["vault", "tacos", "flight", "keys with Sam"] {
@@ -251,7 +258,10 @@ fn a_hand_written_file_keeps_its_private_text_out_of_every_output() {
     let section = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(section.contains("keys are with Sam"), "{section}");
     clean("get #id", &section);
-    let export = p.hipo().args(["export", "--ndjson", "--windows"]).succeeds();
+    let export = p
+        .hipo()
+        .args(["export", "--ndjson", "--windows"])
+        .succeeds();
     let export = String::from_utf8_lossy(&export.stdout).into_owned();
     assert!(export.contains("keys are with Sam"), "{export}");
     clean("export", &export);
@@ -261,9 +271,18 @@ fn a_hand_written_file_keeps_its_private_text_out_of_every_output() {
     assert!(recall.contains("vault"), "{recall}");
     clean("recall", &recall);
     let mut c = Client::start(&p, &[], &[]);
-    clean("mcp search", &c.text("search", json!({"query": "vault keys tacos flight"})));
-    clean("mcp get", &c.text("get", json!({"path": "knowledge/vault.md"})));
-    clean("mcp recall", &c.text("recall", json!({"query": "vault keys tacos flight"})));
+    clean(
+        "mcp search",
+        &c.text("search", json!({"query": "vault keys tacos flight"})),
+    );
+    clean(
+        "mcp get",
+        &c.text("get", json!({"path": "knowledge/vault.md"})),
+    );
+    clean(
+        "mcp recall",
+        &c.text("recall", json!({"request": "vault keys tacos flight"})),
+    );
     c.close();
 
     // Stale: with the lock held and a change it cannot index, each hit is

@@ -585,5 +585,10 @@ fn a_secret_across_a_window_edge_never_shows_from_a_stale_index() {
         assert!(!shown.contains("sandpiper"), "{field}: {shown}");
     }
     // The value's lines go, its key stays: `password: "[REDACTED]`.
-    assert!(hit["text"].as_str().unwrap().contains("password: \"[REDACTED]"));
+    assert!(
+        hit["text"]
+            .as_str()
+            .unwrap()
+            .contains("password: \"[REDACTED]")
+    );
 }

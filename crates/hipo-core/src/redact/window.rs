@@ -131,8 +131,7 @@ mod tests {
             ),
             format!(
                 "-----BEGIN RSA PRIVATE KEY-----\n{}-----END RSA PRIVATE KEY-----\n",
-                "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\n"
-                    .repeat(20)
+                "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\n".repeat(20)
             ),
             "the staging password is\nhunter2-Tr0ub4dor&3 and the pw: Xk9#mQ2$vL7p\n".to_string(),
             format!(
@@ -153,7 +152,11 @@ mod tests {
 
     #[test]
     fn a_window_redacts_what_is_in_it() {
-        let text = format!("{}my AWS secret key is wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n{}", filler(40), filler(40));
+        let text = format!(
+            "{}my AWS secret key is wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n{}",
+            filler(40),
+            filler(40)
+        );
         let at = 40;
         let got = lines(&text, at..at + 1).unwrap();
         assert!(got.contains("[REDACTED]"), "{got}");
@@ -192,7 +195,9 @@ mod tests {
             .iter()
             .enumerate()
             .filter(|(_, (p, ..))| {
-                p.contains("PRIVATE KEY") || p.ends_with(r#"[^"]{3,})""#) || p.ends_with("[^']{3,})'")
+                p.contains("PRIVATE KEY")
+                    || p.ends_with(r#"[^"]{3,})""#)
+                    || p.ends_with("[^']{3,})'")
             })
             .map(|(i, _)| i)
             .collect();
