@@ -8,6 +8,12 @@ Stop hook started and SIGKILLed as soon as today's raw log grows, then the
 hook run twice more. Prints, per run, whether the kill tore the write (the
 raw log does not end in a watermark) and how many messages are in the raw
 log twice or not at all (whole `User:`/`Assistant:` lines), then the totals.
+
+    TEAR=1000,250000,600000 python3 benches/kill_capture.py RUNS [HIPO_BINARY]
+
+aims the kill exactly instead: the first hook of each run tears its write
+after that many bytes (the `journal.append:1:tear=K` failpoint, the next K
+in turn) and kills itself, so every run tears, whatever the machine's speed.
 """
 import collections
 import json
@@ -41,6 +47,7 @@ def main():
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 10
     binary = os.path.abspath(sys.argv[2] if len(sys.argv) > 2 else "target/debug/hipo")
     text = transcript(N)
+    tears = [int(k) for k in os.environ.get("TEAR", "").split(",") if k]
     torn = twice_total = missing_total = 0
     for r in range(runs):
         d = tempfile.mkdtemp()
@@ -50,13 +57,16 @@ def main():
         stdin = json.dumps({"session_id": "sess-1", "transcript_path": f"{d}/sess.jsonl",
                             "cwd": d, "hook_event_name": "Stop"}).encode()
         hook = [binary, "--today", DAY, "hook", "claude-code", "stop"]
-        p = subprocess.Popen(hook, cwd=d, stdin=subprocess.PIPE,
+        env = dict(os.environ)
+        if tears:
+            env["HIPO_FAILPOINT"] = f"journal.append:1:tear={tears[r % len(tears)]}"
+        p = subprocess.Popen(hook, cwd=d, stdin=subprocess.PIPE, env=env,
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         p.stdin.write(stdin)
         p.stdin.close()
         log = f"{d}/memory/{DAY}.md"
         while True:
-            if os.path.exists(log) and os.path.getsize(log) > 0:
+            if not tears and os.path.exists(log) and os.path.getsize(log) > 0:
                 p.kill()
                 break
             if p.poll() is not None:

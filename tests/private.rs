@@ -192,3 +192,110 @@ fn an_embedding_model_never_receives_private_text() {
     assert!(sent.contains("sedan"), "the section was embedded: {sent}");
     assert!(!sent.contains("cormorant"), "{sent}");
 }
+
+/// A Markdown file a person wrote into the project by hand, with private
+/// spans inline, across lines, around a heading, and never closed.
+const HAND: &str = "# Vault notes\n\n## Vault move [project]\n\
+The vault moved to the north wing <private>combination walrus-4471\n\
+## Ptarmigan plans\nmore about ptarmigan\n</private> and the keys are with Sam.\n\n\
+## Lunch\nWe ate tacos <private>I owe Kim 40 dollars bittern</private> downtown.\n\n\
+## Travel\nThe flight is booked. <private>passport number guillemot9\n";
+
+const HIDDEN: [&str; 4] = ["walrus", "ptarmigan", "bittern", "guillemot"];
+
+/// Text a command printed holds none of the hidden words.
+fn clean(what: &str, text: &str) {
+    for w in HIDDEN {
+        assert!(
+            !text.to_lowercase().contains(w),
+            "{what} shows {w}:\n{text}"
+        );
+    }
+}
+
+/// `<private>` in a file hipo did not write: absent from the index's
+/// terms, the snippets and sections search shows (fresh and stale), `get`
+/// by path, line and id, the export, recall, and MCP's search, get and
+/// recall.
+#[test]
+fn a_hand_written_file_keeps_its_private_text_out_of_every_output() {
+    let p = Project::sample();
+    for rel in ["knowledge/vault.md", "memory/2027-01-19.md"] {
+        p.write(rel, HAND);
+    }
+    for w in HIDDEN {
+        assert!(p.hits(&[w]).is_empty(), "{w} is a term of the index");
+    }
+    let search = |args: &[&str]| {
+        let out = p
+            .hipo()
+            .args(["--json", "search", "--full"])
+            .args(args)
+            .succeeds();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    for q in ["vault", "tacos", "flight", "keys with Sam"] {
+        let found = search(&[q]);
+        assert!(found.contains("knowledge/vault.md"), "{q}: {found}");
+        clean("search", &found);
+    }
+    assert!(search(&["keys with Sam"]).contains("[private]"));
+    // A heading inside a span is not shown either.
+    let v: serde_json::Value = serde_json::from_str(&search(&["ptarmigan plans"])).unwrap();
+    clean("headings", &v["hits"].to_string());
+    for target in [
+        "knowledge/vault.md",
+        "knowledge/vault.md:6",
+        "knowledge/vault.md:5:3",
+        "memory/2027-01-19.md:13",
+    ] {
+        let out = p.hipo().args(["get", target]).succeeds();
+        clean(target, &String::from_utf8_lossy(&out.stdout));
+    }
+    let hits = p.hits(&["keys with Sam"]);
+    let id = hits[0]["id"].as_str().unwrap();
+    let out = p.hipo().args(["get", id]).succeeds();
+    let section = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(section.contains("keys are with Sam"), "{section}");
+    clean("get #id", &section);
+    let export = p
+        .hipo()
+        .args(["export", "--ndjson", "--windows"])
+        .succeeds();
+    let export = String::from_utf8_lossy(&export.stdout).into_owned();
+    assert!(export.contains("keys are with Sam"), "{export}");
+    clean("export", &export);
+    let recall = p
+        .json(["recall", "--floor", "0", "vault keys tacos flight"])
+        .to_string();
+    assert!(recall.contains("vault"), "{recall}");
+    clean("recall", &recall);
+    let mut c = Client::start(&p, &[], &[]);
+    clean(
+        "mcp search",
+        &c.text("search", json!({"query": "vault keys tacos flight"})),
+    );
+    clean(
+        "mcp get",
+        &c.text("get", json!({"path": "knowledge/vault.md"})),
+    );
+    clean(
+        "mcp recall",
+        &c.text("recall", json!({"request": "vault keys tacos flight"})),
+    );
+    c.close();
+
+    // Stale: with the lock held and a change it cannot index, each hit is
+    // read and stripped afresh.
+    let project = hipo_core::Hipo::open(p.path()).unwrap();
+    let held = project.lock(std::time::Duration::ZERO).unwrap();
+    p.append("memory/2027-01-20.md", "\n## Drill [project]\n- drill\n");
+    for q in ["vault", "tacos", "flight", "keys with Sam"] {
+        let found = search(&[q]);
+        let v: serde_json::Value = serde_json::from_str(&found).unwrap();
+        assert_eq!(v["fresh"], false, "{found}");
+        assert!(found.contains("knowledge/vault.md"), "{q}: {found}");
+        clean("stale search", &found);
+    }
+    drop(held);
+}

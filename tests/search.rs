@@ -588,3 +588,49 @@ fn a_word_in_every_session_does_not_outweigh_a_rare_one() {
     let h = p.hits(&["could you list where the saffron came from", "-n", "2"]);
     assert_eq!(h[0]["heading"], "2026-05-01 › Session spice", "{h:#?}");
 }
+
+/// A quoted value over many lines becomes a secret by an edit the index
+/// has not seen (another hipo holds the lock): the window shown lies inside
+/// the value, far from its key, and still never shows it.
+#[test]
+fn a_secret_across_a_window_edge_never_shows_from_a_stale_index() {
+    let p = Project::compacted_sample();
+    let filler: String = (0..150)
+        .map(|i| match i {
+            75 => "line 75 names the dunlin cutover\n".to_string(),
+            _ => format!("line {i} of the sandpiper rollout plan\n"),
+        })
+        .collect();
+    p.append(
+        "memory/2027-01-20.md",
+        &format!("\n## Rollout config [project]\npasswerd: \"opening words\n{filler}closing words\"\n- outcome: done\n"),
+    );
+    let hits = p.hits(&["dunlin"]);
+    assert!(hits[0]["snippet_text"].as_str().unwrap().contains("dunlin"));
+    let (first, line) = (hits[0]["lines"][0].as_u64(), hits[0]["line"].as_u64());
+    assert!(first.unwrap() + 60 < line.unwrap(), "{hits:?}");
+    let project = hipo_core::Hipo::open(p.path()).unwrap();
+    let _held = project.lock(std::time::Duration::ZERO).unwrap();
+    // The same length, so the index's places still hold.
+    let log = p.read("memory/2027-01-20.md");
+    p.write(
+        "memory/2027-01-20.md",
+        log.replace("passwerd: \"", "password: \""),
+    );
+    let v = p.json(["search", "--full", "dunlin"]);
+    assert_eq!(v["fresh"], false, "{v}");
+    let hit = &v["hits"][0];
+    assert_eq!(hit["path"], "memory/2027-01-20.md", "{v}");
+    for field in ["snippet_text", "text"] {
+        let shown = hit[field].as_str().unwrap();
+        assert!(!shown.contains("dunlin"), "{field}: {shown}");
+        assert!(!shown.contains("sandpiper"), "{field}: {shown}");
+    }
+    // The value's lines go, its key stays: `password: "[REDACTED]`.
+    assert!(
+        hit["text"]
+            .as_str()
+            .unwrap()
+            .contains("password: \"[REDACTED]")
+    );
+}

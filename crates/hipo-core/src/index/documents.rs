@@ -75,6 +75,9 @@ pub(super) fn prepare(
     let mut meta = None;
     let mut keys = Vec::new();
     let mut added = 0;
+    // A `#` title written inside a `<private>` span, hidden in the heading
+    // of every section under it.
+    let mut private_title = None;
     for part in parts {
         let part = match part {
             Ok(part) => part,
@@ -86,17 +89,25 @@ pub(super) fn prepare(
         if meta.status == Some(Status::NeedsSummarization) {
             break;
         }
+        let mut cursor = part.cursor();
         for section in part.sections() {
             let raw = part.slice(&section.bytes);
-            let redacted = redact(raw);
+            let inside = cursor.at(&part.text, section.bytes.start - part.offset);
+            if inside && section.heading.is_empty() {
+                private_title.clone_from(&section.title);
+            }
+            // What a person marked private is neither indexed nor shown.
+            let stripped = crate::private::strip_from(raw, inside);
+            let redacted = redact(&stripped);
             let fp = sections::fingerprint(&redacted);
             let key = section_key(rel, meta, &section, fp);
             keys.push(key);
             if !old.contains(&key) {
                 let passage = Passage {
-                    raw,
+                    raw: &stripped,
                     redacted: &redacted,
-                    secret: matches!(redacted, std::borrow::Cow::Owned(_)),
+                    secret: redacted != raw,
+                    heading: shown_heading(&section, inside, private_title.as_deref()),
                     fp,
                     key: &key,
                 };
@@ -155,12 +166,38 @@ pub(super) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// A heading as shown: its `<private>` spans dropped, and `[private]`
+/// for a heading (or `#` title) written inside a span.
+fn shown_heading(s: &Section, inside: bool, private_title: Option<&str>) -> String {
+    use crate::private::{MARK, strip};
+    let title = match s.title.as_deref() {
+        Some(t) if private_title == Some(t) => Some(MARK.into()),
+        t => t.map(strip),
+    };
+    let heading = if inside && !s.heading.is_empty() {
+        MARK.into()
+    } else {
+        strip(&s.heading)
+    };
+    let path = match (title, heading.is_empty()) {
+        (Some(t), false) => format!("{t} › {heading}"),
+        (Some(t), true) => t.into_owned(),
+        (None, _) => heading.into_owned(),
+    };
+    // Headings are indexed and shown, so they are redacted like the text.
+    redact(&path).into_owned()
+}
+
 /// A section's text as read and as indexed.
 struct Passage<'a> {
+    /// As read, but for its `<private>` spans.
     raw: &'a str,
     redacted: &'a str,
-    /// The redacted text differs from the raw.
+    /// The redacted text differs from the text as read (a secret or a
+    /// private span): search must read it again to show it.
     secret: bool,
+    /// The heading path as shown.
+    heading: String,
     fp: u64,
     key: &'a Key,
 }
@@ -200,8 +237,7 @@ fn documents(
         key_hex: hex(p.key),
         // The `#` title is context for every section under it: a knowledge
         // file titled "Postgres migration" answers "postgres" in each part.
-        // Headings are indexed and shown, so they are redacted like the text.
-        heading_path: redact(&s.heading_path()).into_owned(),
+        heading_path: p.heading.clone(),
         dates: section_dates(s, meta),
     };
     let mut docs = vec![section_doc(&shared, f)];

@@ -11,6 +11,7 @@
 use super::sections::{self, Split};
 use crate::error::{Error, Result};
 use crate::markdown::{HeadingScan, without_ending};
+use crate::private;
 use std::io::BufRead;
 use std::path::Path;
 
@@ -33,6 +34,8 @@ pub(super) struct Part {
     /// The file's first part, whose frontmatter is read as [`sections::split`]
     /// reads it (false: one too long, read as text).
     pub head: bool,
+    /// A `<private>` span opened before the part is still open at its start.
+    pub private: bool,
 }
 
 impl Part {
@@ -51,6 +54,23 @@ impl Part {
     /// The text of `bytes` of the file, which this part holds.
     pub fn slice(&self, bytes: &std::ops::Range<usize>) -> &str {
         &self.text[bytes.start - self.offset..bytes.end - self.offset]
+    }
+
+    /// The text of `bytes` without its `<private>` spans, even one opened
+    /// in an earlier section or part (read in order through `cursor`, made
+    /// with [`Part::cursor`]): what hipo indexes and shows, once redacted.
+    pub fn stripped(
+        &self,
+        bytes: &std::ops::Range<usize>,
+        cursor: &mut private::Cursor,
+    ) -> std::borrow::Cow<'_, str> {
+        let inside = cursor.at(&self.text, bytes.start - self.offset);
+        private::strip_from(self.slice(bytes), inside)
+    }
+
+    /// A cursor over the part's private state, for [`Part::shown`].
+    pub fn cursor(&self) -> private::Cursor {
+        private::Cursor::new(self.private)
     }
 }
 
@@ -105,6 +125,7 @@ impl<R: BufRead> Parts<R> {
                 line: 1,
                 title: None,
                 head: true,
+                private: false,
             },
             line_buf: String::new(),
             offset: 0,
@@ -199,6 +220,7 @@ impl<R: BufRead> Parts<R> {
                     line: self.number,
                     title: title_before,
                     head: false,
+                    private: private::inside_after(&self.part.text, self.part.private),
                 };
                 let full = std::mem::replace(&mut self.part, next);
                 self.part.text.push_str(&self.line_buf);
@@ -219,6 +241,7 @@ impl<R: BufRead> Parts<R> {
             line: self.number,
             title: None,
             head: false,
+            private: false,
         };
         Ok(Some(std::mem::replace(&mut self.part, last)))
     }
@@ -247,9 +270,9 @@ pub(crate) fn section_from(
         else {
             continue;
         };
-        let raw = part.slice(&s.bytes);
-        let redacted = crate::redact::redact(raw);
-        let lines = super::section_lines(&redacted, raw, s.lines.1 - s.lines.0 + 1);
+        let stripped = part.stripped(&s.bytes, &mut part.cursor());
+        let redacted = crate::redact::redact(&stripped);
+        let lines = super::section_lines(&redacted, &stripped, s.lines.1 - s.lines.0 + 1);
         found = Some(
             lines[line - s.lines.0..]
                 .iter()
@@ -327,8 +350,9 @@ impl<R: BufRead> Iterator for LinesBetween<R> {
             if part.line + count <= self.first {
                 continue;
             }
-            let redacted = crate::redact::redact(&part.text);
-            let lines = super::section_lines(&redacted, &part.text, count);
+            let stripped = private::strip_from(&part.text, part.private);
+            let redacted = crate::redact::redact(&stripped);
+            let lines = super::section_lines(&redacted, &stripped, count);
             let skip = self.first.saturating_sub(part.line);
             let take = self.last.map_or(usize::MAX, |l| {
                 (l - part.line.max(self.first)).saturating_add(1)

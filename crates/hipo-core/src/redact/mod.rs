@@ -22,9 +22,11 @@ mod corpus;
 mod prefilter;
 mod rules;
 mod said;
+mod window;
 
 use prefilter::{RULES, build_anchors};
 use rules::PATTERNS;
+pub use window::lines as redact_lines;
 
 /// What replaces a secret.
 pub const REDACTED: &str = "[REDACTED]";

@@ -299,8 +299,13 @@ fn by_id(root: &Path, id: &str) -> Result<Slice> {
         .u64(crate::index::schema::name::FP)
         .ok()
         .and_then(|c| c.first(addr.doc_id));
-    let now = crate::fsutil::read_range(&root.join(&path), n(f.sbyte_lo), n(f.sbyte_hi))
-        .map(|raw| sections::fingerprint(&redact(&raw)));
+    let file = root.join(&path);
+    let inside = crate::private::open_at(&file, n(f.sbyte_lo)).ok();
+    let now = crate::fsutil::read_range(&file, n(f.sbyte_lo), n(f.sbyte_hi))
+        .zip(inside)
+        .map(|(raw, inside)| {
+            sections::fingerprint(&redact(&crate::private::strip_from(&raw, inside)))
+        });
     if lo == 0 || hi < lo || fp.is_none() || now != fp {
         return Err(stale());
     }

@@ -263,18 +263,18 @@ impl HitContext<'_> {
         };
         let doc = stored(self.searcher, self.fields, rep)?;
         let (also_in, also_in_more) = self.also_in(&all, rep_sec)?;
-        let window = if self.opts.snippets {
-            self.passages.window(&doc).unwrap_or_default()
-        } else {
-            String::new()
-        };
+        let (window, first_line) = match self.opts.snippets {
+            true => self.passages.passage(&doc, g.fp, self.marker),
+            false => None,
+        }
+        .unwrap_or((String::new(), doc.win[0]));
         let text = if self.opts.full {
             self.passages.section(&doc)
         } else {
             None
         };
         let snip = snippet(self.marker, &window);
-        let line = doc.win[0] + window[..snip.at.min(window.len())].matches('\n').count();
+        let line = first_line + window[..snip.at.min(window.len())].matches('\n').count();
         let date = date(&doc);
         Ok(Hit {
             id: format!("#{}", &doc.key[..doc.key.len().min(12)]),

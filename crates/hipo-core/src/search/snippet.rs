@@ -56,6 +56,8 @@ pub(super) struct Snip {
     pub highlights: Vec<[usize; 2]>,
     /// Byte offset in the window of the first match (or of the snippet).
     pub at: usize,
+    /// The bytes of the window the snippet shows.
+    pub cut: Range<usize>,
 }
 
 /// How far back from the first match a snippet starts, at most.
@@ -174,6 +176,7 @@ fn render(window: &str, range: Range<usize>, marks: &[Range<usize>], at: usize) 
         marked,
         highlights,
         at,
+        cut: range,
     }
 }
 
