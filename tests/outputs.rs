@@ -80,24 +80,24 @@ fn compact_report_first_run_then_a_no_op() {
 fn search_hits_as_people_read_them() {
     let p = Project::compacted_sample();
     insta::assert_snapshot!(stdout(&p, &["search", "postgres 16 cutover", "-n", "3"]), @"
-    memory/2027-01-08.md:3  2027-01-08 › Postgres 16 cutover  [raw, 2027-01-08, project] 19.05 #c3aea6d95e0d
+    memory/2027-01-08.md:3  2027-01-08 › Postgres 16 cutover  [raw, 2027-01-08, project] 27.72 #c3aea6d95e0d
         ## **Postgres** **16** **cutover** [project] - request: switch production writes to **Postgres** **16** - analysis: replication lag 0 bytes at 14:00 KST; sequences synced - decisions: cut over at 14:05 KST with 4 minutes read-only -…
         also in: memory/daily/2027-01-08.md:14, memory/weekly/2027-W01.md:45, memory/monthly/2027-01.md:103
 
-    memory/2027-01-05.md:3  2027-01-05 › Cutover rehearsal  [raw, 2027-01-05, project] 12.43 #4498483c8cb6
+    memory/2027-01-05.md:3  2027-01-05 › Cutover rehearsal  [raw, 2027-01-05, project] 21.56 #4498483c8cb6
         ## **Cutover** rehearsal [project] - request: rehearse the **Postgres** **16** **cutover** on staging - analysis: sequence values are not replicated by logical replication - decisions: sync sequences with a script right before…
         also in: memory/daily/2027-01-05.md:15, memory/weekly/2027-W01.md:20, memory/monthly/2027-01.md:78
 
-    memory/2026-12-14.md:3  2026-12-14 › Postgres 16 migration kickoff  [raw, 2026-12-14, project] 12.01 #b8280a07c86f
+    memory/2026-12-14.md:3  2026-12-14 › Postgres 16 migration kickoff  [raw, 2026-12-14, project] 14.39 #b8280a07c86f
         ## **Postgres** **16** migration kickoff [project] - request: plan the move of the orders service from **Postgres** 13 to **16** - analysis: pg_upgrade needs 40 min downtime; logical replication needs none but doubles disk for a week -…
         also in: memory/daily/2026-12-14.md:16, memory/weekly/2026-W51.md:25, memory/monthly/2026-12.md:34
     ");
     insta::assert_snapshot!(stdout(&p, &["search", "배포 일정", "-n", "2"]), @"
-    memory/2026-12-17.md:3  2026-12-17 › 배포 일정 회의  [raw, 2026-12-17, project] 19.61 #e1f4f7d392f7
+    memory/2026-12-17.md:3  2026-12-17 › 배포 일정 회의  [raw, 2026-12-17, project] 28.97 #e1f4f7d392f7
         ## **배포** **일정** 회의 [project] - request: 연말 **배포** **일정** 정리 - analysis: 12월 24일부터 1월 2일까지 온콜 인원이 2명뿐임 - decisions: 금요일 **배포**는 하지 않기로 함; 12월 22일이…
         also in: memory/daily/2026-12-17.md:15, memory/weekly/2026-W51.md:55, memory/monthly/2026-12.md:64
 
-    memory/ROOT.md:22  Historical Summary  [root, project, tentative] 4.87 #66e5d8013418
+    memory/ROOT.md:22  Historical Summary  [root, project, tentative] 7.80 #66e5d8013418
         …ci-flakiness-in-integration-tests, tokio-console-docs, **배포**-**일정**-회의, jisoo-joins-on-call, replication-slot-lag-alert (+7 more) → memory/monthly/2026-12.md - 2027-01: 9 day(s) logged; 새해-장애-대응,…
     ");
 }
@@ -128,7 +128,7 @@ fn search_hit_as_programs_read_it() {
           "date": "2027-01-08",
           "period": "2027-01-08",
           "type": "project",
-          "score": 19.048725,
+          "score": 27.724125,
           "relevance": 0.3159533,
           "coverage": 1.0,
           "snippet": "## **Postgres** **16** **cutover** [project] - request: switch production writes to **Postgres** **16** - analysis: replication lag 0 bytes at 14:00 KST; sequences synced - decisions: cut over at 14:05 KST with 4 minutes read-only -…",
@@ -165,7 +165,7 @@ fn korean_search_hits_as_programs_read_them() {
           "date": "2026-12-17",
           "period": "2026-12-17",
           "type": "project",
-          "score": 19.610497,
+          "score": 28.970142,
           "relevance": 0.33015335,
           "coverage": 1.0,
           "snippet": "## **배포** **일정** 회의 [project] - request: 연말 **배포** **일정** 정리 - analysis: 12월 24일부터 1월 2일까지 온콜 인원이 2명뿐임 - decisions: 금요일 **배포**는 하지 않기로 함; 12월 22일이…",
@@ -186,7 +186,7 @@ fn korean_search_hits_as_programs_read_them() {
           "level": "root",
           "type": "project",
           "status": "tentative",
-          "score": 4.866447,
+          "score": 7.7998476,
           "relevance": 0.08888965,
           "coverage": 1.0,
           "snippet": "…ci-flakiness-in-integration-tests, tokio-console-docs, **배포**-**일정**-회의, jisoo-joins-on-call, replication-slot-lag-alert (+7 more) → memory/monthly/2026-12.md - 2027-01: 9 day(s) logged; 새해-장애-대응,…",
@@ -336,15 +336,15 @@ fn mcp_search_and_get_texts() {
     );
     let text = r["result"]["content"][0]["text"].as_str().unwrap();
     insta::assert_snapshot!(text, @"
-    memory/2027-01-08.md:3  2027-01-08 › Postgres 16 cutover  [raw, 2027-01-08, project] 18.52 #c3aea6d95e0d
+    memory/2027-01-08.md:3  2027-01-08 › Postgres 16 cutover  [raw, 2027-01-08, project] 29.77 #c3aea6d95e0d
         ## **Postgres** **16** cutover [project] - request: switch production writes to **Postgres** **16** - analysis: replication lag 0 bytes at 14:00 KST; sequences synced - decisions: **cut** **over** at 14:05 KST with 4 minutes read-only -…
         also in: memory/daily/2027-01-08.md:14, memory/weekly/2027-W01.md:45, memory/monthly/2027-01.md:103
 
-    memory/2026-12-14.md:3  2026-12-14 › Postgres 16 migration kickoff  [raw, 2026-12-14, project] 12.01 #b8280a07c86f
+    memory/2026-12-14.md:3  2026-12-14 › Postgres 16 migration kickoff  [raw, 2026-12-14, project] 11.31 #b8280a07c86f
         ## **Postgres** **16** migration kickoff [project] - request: plan the move of the orders service from **Postgres** 13 to **16** - analysis: pg_upgrade needs 40 min downtime; logical replication needs none but doubles disk for a week -…
         also in: memory/daily/2026-12-14.md:16, memory/weekly/2026-W51.md:25, memory/monthly/2026-12.md:34
 
-    knowledge/postgres-migration.md:10  Postgres 13 → 16 migration (orders service) › Replication slot hygiene  [knowledge, project] 9.53 #29c4257325d5
+    knowledge/postgres-migration.md:10  Postgres 13 → 16 migration (orders service) › Replication slot hygiene  [knowledge, project] 9.71 #29c4257325d5
         …WAL forever. Drop slots without a subscriber; alert on lag **over** 1 GB.
     ");
     let id = r["result"]["structuredContent"]["hits"][0]["id"]

@@ -547,48 +547,6 @@ fn the_first_results_do_not_depend_on_how_many_are_asked_for() {
     }
 }
 
-/// The lines a user wrote are a field of their own, summed with the whole
-/// text's BM25: the session where the user said it outranks a shorter one
-/// where the assistant repeats the words, which the text alone ranks first.
-#[test]
-fn the_session_where_the_user_said_it_outranks_an_assistant_repeating_it() {
-    let p = Project::empty();
-    let filler = "Assistant: here are some general notes on the matter at hand.\n".repeat(6);
-    p.write(
-        "memory/2026-03-02.md",
-        format!(
-            "# 2026-03-02\n\n## Session bread\nUser: my sourdough starter smells of acetone\n{filler}\n\
-             ## Session baking\nUser: any baking tips?\nAssistant: sourdough starter care: feed the sourdough starter daily, keep the sourdough starter warm.\n"
-        ),
-    );
-    let h = p.hits(&["sourdough starter", "-n", "2"]);
-    assert_eq!(h[0]["heading"], "2026-03-02 › Session bread", "{h:#?}");
-}
-
-/// BM25's statistics are counted over the sections ranked, not over every
-/// document of the index (a long session is also indexed as windows): a
-/// word in every session then weighs next to nothing, and the session
-/// holding the question's rare word ranks first.
-#[test]
-fn a_word_in_every_session_does_not_outweigh_a_rare_one() {
-    let p = Project::empty();
-    let long =
-        "Assistant: a long reply about something else entirely, again and again.\n".repeat(60);
-    let mut log = String::from("# 2026-05-01\n");
-    for s in 0..12 {
-        log.push_str(&format!(
-            "\n## Session s{s}\nUser: make a list for day {s}\n{long}"
-        ));
-    }
-    log.push_str(&format!(
-        "\n## Session spice\nUser: the saffron we bought, where was it from?\n{long}"
-    ));
-    log.push_str("\n## Session lists\nUser: list list list, a list of lists\n");
-    p.write("memory/2026-05-01.md", log);
-    let h = p.hits(&["could you list where the saffron came from", "-n", "2"]);
-    assert_eq!(h[0]["heading"], "2026-05-01 › Session spice", "{h:#?}");
-}
-
 /// A quoted value over many lines becomes a secret by an edit the index
 /// has not seen (another hipo holds the lock): the window shown lies inside
 /// the value, far from its key, and still never shows it.

@@ -1,11 +1,10 @@
 //! From a parsed [`Query`] to tantivy queries. Sections are ranked by
 //! their ranking documents: BM25 over the whole section's text, its
 //! heading and the lines its user wrote (the user's own words are the best
-//! evidence in an agent's memory: a field of their own, so long assistant
-//! replies do not drown them).
-//! The passage shown is the section's best window under the same terms;
-//! [`super::rank`] adds the opening turn's prior. Required and excluded
-//! clauses are judged per section by [`super::collect::SectionRule`].
+//! evidence in an agent's memory, so they weigh most). The passage shown is
+//! the section's best window under the same terms; [`super::rank`] adds
+//! the two kinds of evidence. Required and excluded clauses are judged per
+//! section by [`super::collect::SectionRule`].
 
 use crate::error::{Error, Result};
 use crate::index::schema::UNIT_SECTION;
@@ -23,13 +22,6 @@ use tantivy::{Searcher, Term};
 
 /// How much a match in the lines the user wrote counts over one in the body.
 pub const USER_BOOST: tantivy::Score = 2.0;
-/// What BM25 over the lines a section's user wrote weighs beside BM25
-/// over its whole text: the two summed, as the anchor that held on the
-/// held-out MemAware questions (33.5% R@5 against 31.9% for the text
-/// alone, issue 26) sums them. The user's words count twice over (they
-/// are in the text too); a higher weight (2, what [`USER_BOOST`] gives a
-/// passage) was within a case on dev and is not what was held out.
-pub const SECTION_USER_WEIGHT: tantivy::Score = 1.0;
 /// How much a match in the heading counts over one in the body.
 pub const HEADING_BOOST: tantivy::Score = 1.5;
 
@@ -45,8 +37,12 @@ pub(super) struct Built {
     pub positive: Vec<String>,
     /// Required (`true`) and excluded clauses, judged per section.
     pub sections: Vec<(bool, Box<dyn TQuery>)>,
+    /// Scores a section's windows to pick the passage shown.
+    pub passage: Option<Box<dyn TQuery>>,
     /// The terms that rank, with their IDF.
     pub ranked: Vec<(String, tantivy::Score)>,
+    /// Ranks the windows that pass the filters (scored queries only).
+    pub windows: Option<Box<dyn TQuery>>,
     /// Scores sections' opening turns (scored queries only).
     pub opening: Option<Box<dyn TQuery>>,
 }
@@ -78,11 +74,20 @@ fn any_field(f: &Fields, token: &str) -> Box<dyn TQuery> {
 }
 
 /// A token in a whole section, its heading or its user's lines, boosted.
-fn section_field(f: &Fields, token: &str, user: tantivy::Score) -> Box<dyn TQuery> {
+fn section_field(f: &Fields, token: &str) -> Box<dyn TQuery> {
     any_of(vec![
         term_query(f.sbody, token),
-        boosted(term_query(f.suser, token), user),
+        boosted(term_query(f.suser, token), USER_BOOST),
         boosted(term_query(f.heading, token), HEADING_BOOST),
+    ])
+}
+
+/// A token in a window's body or its user's lines: which passage of a
+/// section says it most.
+fn passage_field(f: &Fields, token: &str) -> Box<dyn TQuery> {
+    any_of(vec![
+        term_query(f.body, token),
+        boosted(term_query(f.user, token), USER_BOOST),
     ])
 }
 
@@ -161,14 +166,12 @@ pub(super) fn build(searcher: &Searcher, f: &Fields, q: &Query) -> Result<Built>
     )];
     let opening =
         scored.then(|| any_of(ranked.iter().map(|(t, _)| term_query(f.sopen, t)).collect()));
-    if scored {
-        let section = any_of(
-            ranked
-                .iter()
-                .map(|(t, _)| section_field(f, t, SECTION_USER_WEIGHT))
-                .collect(),
-        );
-        clauses.push((Occur::Must, section));
+    let passage = if scored {
+        let weighted = |field: fn(&Fields, &str) -> Box<dyn TQuery>| {
+            any_of(ranked.iter().map(|(t, _)| field(f, t)).collect())
+        };
+        clauses.push((Occur::Must, weighted(section_field)));
+        Some(weighted(passage_field))
     } else {
         if q.filters.is_empty() && q.excluded.is_empty() {
             return Err(Error::Query(
@@ -176,11 +179,19 @@ pub(super) fn build(searcher: &Searcher, f: &Fields, q: &Query) -> Result<Built>
             ));
         }
         clauses.push((Occur::Must, Box::new(AllQuery)));
-    }
+        None
+    };
     let filter = filters(f, &q.filters)?;
     if let Some(filter) = &filter {
         clauses.push((Occur::Must, boosted(filter.box_clone(), 0.0)));
     }
+    let windows = passage.as_ref().map(|p| -> Box<dyn TQuery> {
+        let mut must = vec![(Occur::Must, p.box_clone())];
+        if let Some(filter) = &filter {
+            must.push((Occur::Must, boosted(filter.box_clone(), 0.0)));
+        }
+        Box::new(BooleanQuery::new(must))
+    });
     Ok(Built {
         fields: *f,
         query: Box::new(BooleanQuery::new(clauses)),
@@ -188,6 +199,8 @@ pub(super) fn build(searcher: &Searcher, f: &Fields, q: &Query) -> Result<Built>
         scored,
         positive,
         sections,
+        passage,
+        windows,
         ranked,
         opening,
     })

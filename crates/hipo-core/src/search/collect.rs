@@ -12,7 +12,7 @@ use crate::markdown::{EntryType, Status};
 use std::collections::{HashMap, HashSet};
 use tantivy::collector::{DocSetCollector, TopDocs};
 use tantivy::columnar::Column;
-use tantivy::query::{BooleanQuery, Occur, Query as TQuery, TermQuery};
+use tantivy::query::{BooleanQuery, BoostQuery, Occur, Query as TQuery, TermQuery};
 use tantivy::schema::{IndexRecordOption, Value};
 use tantivy::{DocAddress, Order, Score, Searcher, TantivyDocument, Term};
 
@@ -76,13 +76,12 @@ pub(super) struct Group {
     pub score: Score,
     /// The score without the opening turn's prior ([`super::rank::Ranked`]).
     pub evidence: Score,
-    /// The share of the question's IDF its passage holds: `None` for a
-    /// lexical result, whose shown passage it is computed for (results
-    /// only, not every candidate); 1 for a query without scored terms, 0
-    /// for a section found by its vector alone.
-    pub coverage: Option<Score>,
+    /// The share of the question's IDF `best` holds ([`super::rank::Ranked`]).
+    pub coverage: Score,
     /// The section's ranking document.
     pub best: DocAddress,
+    /// `best` is the section's best window (else its ranking document).
+    pub window: bool,
 }
 
 /// Per-segment fast-field columns.
@@ -185,7 +184,7 @@ pub(super) fn collect(
         .min(docs);
     loop {
         let (top, more) = ranked(searcher, cols, built, pool)?;
-        let mut groups = groups(cols, rule, &top, built.scored);
+        let mut groups = groups(cols, rule, &top);
         if built.scored {
             groups.sort_by(|(a, ka), (b, kb)| b.score.total_cmp(&a.score).then(ka.cmp(kb)));
         }
@@ -227,7 +226,9 @@ fn ranked(
         .map(|(_, addr)| Ranked {
             score: 0.0,
             evidence: 0.0,
+            coverage: 1.0,
             addr,
+            window: false,
         })
         .collect();
     let more = top.len() == pool;
@@ -241,16 +242,11 @@ fn ranked(
 /// happened to put it), so results repeat across rebuilds: a group's best
 /// window is the most specific of its top-scoring ones, and groups of
 /// equal score are ordered by that window.
-fn groups(
-    cols: &[Columns],
-    rule: &SectionRule,
-    top: &[Ranked],
-    built_scored: bool,
-) -> Vec<(Group, [u64; 4])> {
+fn groups(cols: &[Columns], rule: &SectionRule, top: &[Ranked]) -> Vec<(Group, [u64; 4])> {
     let mut groups: Vec<(Group, [u64; 4])> = Vec::new();
     let mut at: HashMap<u64, usize> = HashMap::new();
     for r in top {
-        let (score, addr) = (r.score, r.addr);
+        let (score, addr, window) = (r.score, r.addr, r.window);
         if !rule.passes(section_of(cols, addr)) {
             continue;
         }
@@ -262,6 +258,8 @@ fn groups(
                 if score == g.score && key < *k {
                     g.best = addr;
                     g.evidence = r.evidence;
+                    g.coverage = r.coverage;
+                    g.window = window;
                     *k = key;
                 }
             }
@@ -271,14 +269,49 @@ fn groups(
                     fp,
                     score,
                     evidence: r.evidence,
-                    coverage: (!built_scored).then_some(1.0),
+                    coverage: r.coverage,
                     best: addr,
+                    window,
                 };
                 groups.push((group, key));
             }
         }
     }
     groups
+}
+
+/// The window of section `sec` that `passage` scores best, if any matches.
+pub(super) fn best_window(
+    searcher: &Searcher,
+    cols: &[Columns],
+    f: &Fields,
+    passage: &dyn TQuery,
+    sec: u64,
+) -> Result<Option<DocAddress>> {
+    let query = BooleanQuery::new(vec![
+        (Occur::Must, passage.box_clone()),
+        (
+            Occur::Must,
+            Box::new(BoostQuery::new(
+                Box::new(TermQuery::new(
+                    Term::from_field_u64(f.sec, sec),
+                    IndexRecordOption::Basic,
+                )),
+                0.0,
+            )),
+        ),
+    ]);
+    // A few, so that windows tied at the top are told apart by their place
+    // rather than by the index's document order.
+    let top = searcher
+        .search(&query, &TopDocs::with_limit(8).order_by_score())
+        .map_err(Error::index("finding the best passage"))?;
+    let best = top.first().map(|(s, _)| *s);
+    Ok(top
+        .into_iter()
+        .filter(|(s, _)| Some(*s) == best)
+        .map(|(_, a)| a)
+        .min_by_key(|a| place_of(cols, *a)))
 }
 
 /// Which of the groups tied at the cut (the `limit`-th score) are kept is

@@ -11,20 +11,18 @@
 mod build;
 mod collect;
 mod coverage;
-mod evidence;
 pub mod get;
 mod passages;
 pub mod query;
 mod rank;
 mod snippet;
-mod stats;
 mod terms;
 pub(crate) mod vectors;
 
 use crate::error::Result;
 use crate::index::{DocLevel, Fields, SearchIndex, day_of};
 use crate::markdown::{EntryType, Status};
-use collect::{Columns, Group, SectionRule, Stored, columns, copies, stored};
+use collect::{Columns, Group, SectionRule, Stored, best_window, columns, copies, stored};
 use passages::Passages;
 use query::Query;
 use serde::Serialize;
@@ -188,6 +186,7 @@ pub fn search(index: &SearchIndex, root: &Path, q: &Query, opts: &Options) -> Re
         fields: &f,
         cols: &cols,
         filter: built.filter.as_deref(),
+        passage: built.passage.as_deref(),
         marker: &Marker::new(&searcher, &f, &built.positive),
         unit: terms::chance_level(
             &searcher,
@@ -199,8 +198,6 @@ pub fn search(index: &SearchIndex, root: &Path, q: &Query, opts: &Options) -> Re
             trust_index: opts.trust_index,
         },
         opts,
-        ranked: &built.ranked,
-        evidence: evidence::Evidence::new(&searcher, &built)?,
     };
     drop(span);
     let _span = crate::timing::span("hits");
@@ -211,9 +208,9 @@ pub fn search(index: &SearchIndex, root: &Path, q: &Query, opts: &Options) -> Re
         }
         let mut hit = ctx.hit(&g)?;
         if let Some(&(bm25, cosine)) = evidence.get(&g.fp) {
-            // A fused score is a rank: relevance stays the lexical
-            // evidence's (0 for a section found by its vector alone).
             (hit.bm25, hit.cosine) = (bm25, cosine);
+            // A fused score is a rank: relevance is the lexical evidence's.
+            hit.relevance = hit.lexical_score() / ctx.unit;
         }
         hits.push(hit);
     }
@@ -238,15 +235,13 @@ struct HitContext<'a> {
     cols: &'a [Columns],
     /// The query's filters: a result is shown at a copy that passes them.
     filter: Option<&'a dyn TQuery>,
+    /// Scores a section's windows, to show the best.
+    passage: Option<&'a dyn TQuery>,
     marker: &'a Marker,
     /// [`Hit::relevance`]'s unit.
     unit: f32,
     passages: &'a Passages<'a>,
     opts: &'a Options,
-    /// The terms that rank, with their IDF: a hit's coverage.
-    ranked: &'a [(String, f32)],
-    /// A hit's evidence, what its relevance reads.
-    evidence: evidence::Evidence,
 }
 
 impl HitContext<'_> {
@@ -255,12 +250,6 @@ impl HitContext<'_> {
     fn hit(&self, g: &Group) -> Result<Hit> {
         let all = copies(self.searcher, self.fields, self.cols, g.fp, None)?;
         let (rep, rep_sec) = self.shown_at(g, &all)?;
-        let (evidence, coverage) = match g.coverage {
-            Some(c) => (g.evidence, c),
-            None => self
-                .evidence
-                .of(self.searcher, self.fields, self.ranked, g.best, rep)?,
-        };
         let doc = stored(self.searcher, self.fields, rep)?;
         let (also_in, also_in_more) = self.also_in(&all, rep_sec)?;
         let (window, first_line) = match self.opts.snippets {
@@ -287,8 +276,8 @@ impl HitContext<'_> {
             kind: doc.kind,
             status: doc.status,
             score: g.score,
-            relevance: evidence / self.unit,
-            coverage,
+            relevance: g.evidence / self.unit,
+            coverage: g.coverage,
             snippet: snip.marked,
             snippet_text: snip.text,
             highlights: snip.highlights,
@@ -323,11 +312,21 @@ impl HitContext<'_> {
         };
         let windows = shown.iter().filter(|(_, s)| s[2] == rep_sec).count();
         // Copies are verbatim, so cut into the same windows.
-        let best = if windows > 1 {
-            self.evidence
-                .best_window(self.searcher, self.cols, self.fields, rep_sec)?
-        } else {
-            None
+        let ranked_win = g.window.then(|| {
+            self.cols[g.best.segment_ord as usize]
+                .win
+                .first(g.best.doc_id)
+                .unwrap_or(0)
+        });
+        let best = match (ranked_win, self.passage) {
+            (Some(w), _) => shown
+                .iter()
+                .find(|(_, s)| s[2] == rep_sec && s[3] == w)
+                .map(|(a, _)| *a),
+            (None, Some(passage)) if windows > 1 => {
+                best_window(self.searcher, self.cols, self.fields, passage, rep_sec)?
+            }
+            _ => None,
         };
         Ok((best.unwrap_or(first), Some(rep_sec)))
     }

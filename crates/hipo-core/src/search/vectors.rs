@@ -189,8 +189,9 @@ fn place(
             fp,
             score: 0.0,
             evidence: 0.0,
-            coverage: Some(0.0),
+            coverage: 0.0,
             best,
+            window: false,
         }))
 }
 
