@@ -337,10 +337,7 @@ impl Searcher {
     /// nearest sections rank too (fused or alone, as the mode says); a
     /// model that fails leaves this and later searches lexical.
     pub fn search(&self, q: &Query, opts: &search::Options) -> Result<Vec<Hit>> {
-        let mut opts = search::Options {
-            trust_index: self.is_fresh(),
-            ..opts.clone()
-        };
+        let mut opts = opts.clone();
         if opts.nearest.is_none()
             && let Some(semantic) = &self.semantic
             && !q.text.is_empty()
@@ -350,7 +347,7 @@ impl Searcher {
                 Err(why) => self.note(why),
             }
         }
-        search::search(&self.fresh.index, &self.root, q, &opts)
+        search::search_with(&self.fresh.index, &self.root, q, &opts, self.is_fresh())
     }
 
     /// The share of `prompt`'s weight in words this memory holds

@@ -51,9 +51,6 @@ pub struct Options {
     pub min_score: Option<f32>,
     /// Include each result's whole section.
     pub full: bool,
-    /// The index was synced with the files just now, so a section it
-    /// records as secret-free is shown without redacting it again.
-    pub trust_index: bool,
     /// Cut snippets (not needed to list paths or to score an eval).
     pub snippets: bool,
     /// The sections nearest the question's vector: rank by them (alone
@@ -67,7 +64,6 @@ impl Default for Options {
             limit: 10,
             min_score: None,
             full: false,
-            trust_index: false,
             snippets: true,
             nearest: None,
         }
@@ -157,8 +153,23 @@ pub struct Place {
     pub level: DocLevel,
 }
 
-/// Runs `query` (parsed) against `index`, reading snippets from `root`.
+/// Runs `query` (parsed) against `index`, reading snippets from `root`,
+/// every shown section redacted again.
 pub fn search(index: &SearchIndex, root: &Path, q: &Query, opts: &Options) -> Result<Vec<Hit>> {
+    search_with(index, root, q, opts, false)
+}
+
+/// [`search`], showing a section the index records as secret-free without
+/// redacting it again when `trust_index`: only the facade says so, and
+/// only for an index synced with the files just now. Not a field of
+/// [`Options`], so no caller outside the engine can get around redaction.
+pub(crate) fn search_with(
+    index: &SearchIndex,
+    root: &Path,
+    q: &Query,
+    opts: &Options,
+    trust_index: bool,
+) -> Result<Vec<Hit>> {
     let _all = crate::timing::span("search");
     let f = index.fields;
     let span = crate::timing::span("searcher + build");
@@ -193,10 +204,7 @@ pub fn search(index: &SearchIndex, root: &Path, q: &Query, opts: &Options) -> Re
             &f,
             collect::distinct_sections(&searcher, &f, &cols)?,
         ),
-        passages: &Passages {
-            root,
-            trust_index: opts.trust_index,
-        },
+        passages: &Passages { root, trust_index },
         opts,
     };
     drop(span);
