@@ -23,17 +23,10 @@ const HOT_LIMITS: [(&str, usize); 3] = [
     ("TASK-QUEUE.md", 50),
 ];
 
-/// The checks that are no platform's own, after the platforms' (`out`
-/// holds what they found; `mcp_registered`: whether one registers `hipo
-/// mcp`): the MCP server's binary, no platform at all, a shared project's
-/// git setup, the memory's sizes, a due compaction.
-pub fn common(
-    root: &Path,
-    config: &Config,
-    due: &hipo_core::status::Triggers,
-    mcp_registered: bool,
-    mut out: Vec<Finding>,
-) -> Vec<Finding> {
+/// After the platforms' checks (`out` holds what they found;
+/// `mcp_registered`: whether one registers `hipo mcp`): the MCP server's
+/// binary, and a word when no platform is installed at all.
+pub fn installation(out: &mut Vec<Finding>, mcp_registered: bool) {
     if mcp_registered && !reachable("hipo mcp") {
         out.push(fix(
             "the MCP server is registered as `hipo mcp`, but `hipo` is not on PATH: install it there (cargo install --path .)".into(),
@@ -45,15 +38,23 @@ pub fn common(
                 .into(),
         ));
     }
-    super::share::check(root, config.share, &mut out);
-    sizes(&mut out, root, config);
+}
+
+/// The memory's own checks: the sizes of ROOT.md and the hot files, and
+/// whether a compaction is due.
+pub fn memory(
+    out: &mut Vec<Finding>,
+    root: &Path,
+    config: &Config,
+    due: &hipo_core::status::Triggers,
+) {
+    sizes(out, root, config);
     if due.due {
         out.push(warn(format!(
             "a compaction is due ({}): run `hipo compact`",
             due.reasons.join("; ")
         )));
     }
-    out
 }
 
 pub fn ok(what: String) -> Finding {

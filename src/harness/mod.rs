@@ -13,7 +13,7 @@ pub mod texts;
 
 pub use doctor::Finding;
 pub use files::Change;
-pub use share::install as share;
+pub use share::{check as share_check, install as share};
 
 use files::{json_object, json_text, put, read, with_block, with_hooks};
 use hipo_core::error::Result;

@@ -206,7 +206,10 @@ pub fn doctor(
         .iter()
         .filter_map(|p| p.mcp_file())
         .any(|rel| std::fs::read_to_string(root.join(rel)).is_ok_and(|t| t.contains("hipo")));
-    harness::doctor::common(root, config, due, registered, out)
+    harness::doctor::installation(&mut out, registered);
+    harness::share_check(root, config.share, &mut out);
+    harness::doctor::memory(&mut out, root, config, due);
+    out
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 
 mod build;
 mod collect;
+mod columns;
 mod coverage;
 pub mod get;
 mod passages;
@@ -22,7 +23,8 @@ pub(crate) mod vectors;
 use crate::error::Result;
 use crate::index::{DocLevel, Fields, SearchIndex, day_of};
 use crate::markdown::{EntryType, Status};
-use collect::{Columns, Group, SectionRule, Stored, best_window, columns, copies, stored};
+use collect::{Group, SectionRule, Stored, best_window, copies, stored};
+use columns::{Columns, columns};
 use passages::Passages;
 use query::Query;
 use serde::Serialize;

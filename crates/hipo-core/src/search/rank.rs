@@ -7,7 +7,7 @@
 //! adds a prior (see [`OPENING_WEIGHT`]).
 
 use super::build::Built;
-use super::collect::{Columns, place_of, section_of};
+use super::columns::{Columns, place_of, section_of};
 use super::coverage::coverage;
 use crate::error::{Error, Result};
 use std::collections::HashMap;

@@ -3,7 +3,8 @@
 //! groups with the sections nearest the question's vector.
 
 use super::build::Built;
-use super::collect::{self, Columns, Group, SectionRule, copies, section_of, stored};
+use super::collect::{self, Group, SectionRule, copies, stored};
+use super::columns::{self, Columns, section_of};
 use super::passages::Passages;
 use crate::embed::fusion::{RRF_K, VECTOR_WEIGHT, rrf};
 use crate::error::{Error, Result};
@@ -82,7 +83,7 @@ pub fn missing(
 ) -> Result<(Vec<ToEmbed>, HashSet<u64>)> {
     let searcher = index.searcher();
     let f = index.fields;
-    let cols = collect::columns(&searcher)?;
+    let cols = columns::columns(&searcher)?;
     let q = TermQuery::new(
         Term::from_field_text(f.unit, UNIT_SECTION),
         IndexRecordOption::Basic,
