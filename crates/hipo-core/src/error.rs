@@ -181,6 +181,17 @@ impl Error {
         }
     }
 
+    /// Whether a search read files a writer in another process had just
+    /// merged away: its view of the index named segments whose files were
+    /// collected under it. Opening the index again sees the new ones.
+    pub(crate) fn is_torn_read(&self) -> bool {
+        use tantivy::TantivyError as T;
+        matches!(self, Error::Index { source, .. } if matches!(
+            **source,
+            T::DataCorruption(_) | T::OpenReadError(_) | T::IoError(_)
+        ))
+    }
+
     /// Whether a disk refused a write somewhere under this error (full,
     /// or read only): [`Refusal::under`].
     pub fn refusal(&self) -> Option<Refusal> {
@@ -233,6 +244,18 @@ impl std::fmt::Display for Problem {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_an_index_read_under_a_writer_is_looked_at_again() {
+        use tantivy::error::DataCorruption;
+        let torn = Error::index("searching")(tantivy::TantivyError::DataCorruption(
+            DataCorruption::comment_only("Failed to open field \"unit\"'s positions"),
+        ));
+        assert!(torn.is_torn_read());
+        let schema = Error::index("searching")(tantivy::TantivyError::SchemaError("x".into()));
+        assert!(!schema.is_torn_read());
+        assert!(!Error::io("x", std::io::Error::other("boom")).is_torn_read());
+    }
 
     #[test]
     fn a_full_or_read_only_disk_is_found_under_any_wrapper() {

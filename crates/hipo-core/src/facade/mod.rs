@@ -44,6 +44,10 @@ impl std::fmt::Debug for Hipo {
     }
 }
 
+/// Looks a search takes at an index a writer in another process changed
+/// under it (see [`Hipo::search_in`]).
+const TORN_READ_TRIES: usize = 3;
+
 impl Hipo {
     /// The project at `dir` if given (it must be one), else the nearest
     /// ancestor of `cwd` holding `hipocampus.config.json` or `memory/`.
@@ -198,9 +202,18 @@ impl Hipo {
         wait: Duration,
         progress: &dyn Progress,
     ) -> Result<Found> {
-        let searcher = self.searcher_in(mode, wait, progress)?;
-        let hits = searcher.search(q, opts)?;
-        Ok(Found { hits, searcher })
+        // A reader never waits on a writer, so another process may commit
+        // and collect the segment files this view names while it reads
+        // them: it looks again, as a reader opened a moment later would.
+        let mut tries = 0;
+        loop {
+            let searcher = self.searcher_in(mode, wait, progress)?;
+            match searcher.search(q, opts) {
+                Ok(hits) => return Ok(Found { hits, searcher }),
+                Err(e) if e.is_torn_read() && tries < TORN_READ_TRIES => tries += 1,
+                Err(e) => return Err(e),
+            }
+        }
     }
 
     /// Brings the index up to date explicitly: waits the whole `wait` for
@@ -272,14 +285,21 @@ impl Hipo {
         wait: Duration,
         progress: &dyn Progress,
     ) -> Result<(recall::Pack, Searcher)> {
-        let searcher = self.searcher_in(mode, wait, progress)?;
-        let memory = recall::Memory {
-            search: &|q, o| searcher.search(q, o),
-            share_held: &|p| searcher.share_held(p),
-            root: &self.root,
-        };
-        let pack = recall::recall(&memory, query, opts)?;
-        Ok((pack, searcher))
+        let mut tries = 0;
+        loop {
+            let searcher = self.searcher_in(mode, wait, progress)?;
+            let memory = recall::Memory {
+                search: &|q, o| searcher.search(q, o),
+                share_held: &|p| searcher.share_held(p),
+                root: &self.root,
+            };
+            match recall::recall(&memory, query, opts) {
+                Ok(pack) => return Ok((pack, searcher)),
+                // As in [`Hipo::search_in`].
+                Err(e) if e.is_torn_read() && tries < TORN_READ_TRIES => tries += 1,
+                Err(e) => return Err(e),
+            }
+        }
     }
 
     /// Recall@k and MRR of `cases` against this project's index.
