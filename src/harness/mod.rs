@@ -96,6 +96,37 @@ pub struct HooksFile {
     pub hooks: &'static [Hook],
 }
 
+/// What Claude Code and Codex share: the protocol, a JSON hooks file and
+/// an MCP entry in a project file, set and removed together.
+pub struct HooksFilePlatform {
+    pub name: &'static str,
+    pub protocol: Protocol,
+    pub hooks: HooksFile,
+    pub mcp_file: &'static str,
+    /// Adds (`true`) or removes hipo's entry in `mcp_file`.
+    pub set_mcp: fn(&Path, bool) -> Result<Change>,
+}
+
+impl HooksFilePlatform {
+    /// Installs (`bin` runs hipo) or, with `None`, removes; `keep_block`:
+    /// another installed platform reads the same instruction file.
+    pub fn set(&self, root: &Path, bin: Option<&str>, keep_block: bool) -> Result<Report> {
+        let mut report = Report::new(self.name);
+        match bin {
+            Some(_) => install_protocol(root, &self.protocol, &mut report)?,
+            None => uninstall_protocol(root, &self.protocol, keep_block, &mut report)?,
+        }
+        let hooks = set_hooks(root, &self.hooks, self.name, bin)?;
+        report.note(self.hooks.path, hooks);
+        report.note(self.mcp_file, (self.set_mcp)(root, bin.is_some())?);
+        Ok(report)
+    }
+
+    pub fn installed(&self, root: &Path) -> bool {
+        hooks_installed(root, &self.hooks, self.name)
+    }
+}
+
 /// Writes the hot files (once), the protocol block and the skills.
 pub fn install_protocol(root: &Path, p: &Protocol, report: &mut Report) -> Result<()> {
     for (rel, text) in texts::HOT_FILES {

@@ -6,7 +6,7 @@
 
 use super::{DoctorEnv, Found, HookGiven, IngestAsk, Platform};
 use crate::harness::files::{json_object, json_text, put, read};
-use crate::harness::{self, Finding, Hook, HooksFile, Protocol, Report, texts};
+use crate::harness::{self, Finding, Hook, HooksFile, HooksFilePlatform, Protocol, Report, texts};
 use hipo_core::error::{Error, Result};
 use hipo_core::ingest::{Format, Source};
 use hipo_core::layout::ROOT_PATH;
@@ -54,6 +54,14 @@ const HOOKS_FILE: HooksFile = HooksFile {
 /// The project's MCP config, shared: the command is `hipo` on PATH.
 const MCP_FILE: &str = ".mcp.json";
 
+const SETUP: HooksFilePlatform = HooksFilePlatform {
+    name: NAME,
+    protocol: PROTOCOL,
+    hooks: HOOKS_FILE,
+    mcp_file: MCP_FILE,
+    set_mcp,
+};
+
 impl Platform for ClaudeCode {
     fn name(&self) -> &'static str {
         NAME
@@ -76,26 +84,11 @@ impl Platform for ClaudeCode {
     }
 
     fn install(&self, root: &Path, bin: &str) -> Result<Report> {
-        let mut report = Report::new(NAME);
-        harness::install_protocol(root, &PROTOCOL, &mut report)?;
-        report.note(
-            HOOKS_FILE.path,
-            harness::set_hooks(root, &HOOKS_FILE, NAME, Some(bin))?,
-        );
-        report.note(MCP_FILE, set_mcp(root, true)?);
-        Ok(report)
+        SETUP.set(root, Some(bin), false)
     }
 
     fn uninstall(&self, root: &Path) -> Result<Report> {
-        let mut report = Report::new(NAME);
-        let keep = super::shares_instructions(root, self);
-        harness::uninstall_protocol(root, &PROTOCOL, keep, &mut report)?;
-        report.note(
-            HOOKS_FILE.path,
-            harness::set_hooks(root, &HOOKS_FILE, NAME, None)?,
-        );
-        report.note(MCP_FILE, set_mcp(root, false)?);
-        Ok(report)
+        SETUP.set(root, None, super::shares_instructions(root, self))
     }
 
     fn mcp_file(&self) -> Option<&'static str> {
@@ -103,7 +96,7 @@ impl Platform for ClaudeCode {
     }
 
     fn installed(&self, root: &Path) -> bool {
-        harness::hooks_installed(root, &HOOKS_FILE, NAME)
+        SETUP.installed(root)
     }
 
     fn doctor(&self, root: &Path, _env: &DoctorEnv, out: &mut Vec<Finding>) {

@@ -10,7 +10,7 @@ mod review;
 use super::{DoctorEnv, Found, HookGiven, IngestAsk, Platform};
 use crate::harness::doctor::fix;
 use crate::harness::files::{put, read, with_marked};
-use crate::harness::{self, Change, Finding, Hook, HooksFile, Protocol, Report};
+use crate::harness::{self, Change, Finding, Hook, HooksFile, HooksFilePlatform, Protocol, Report};
 use hipo_core::error::Result;
 use hipo_core::ingest::{Format, Source};
 use std::path::Path;
@@ -48,6 +48,14 @@ const HOOKS_FILE: HooksFile = HooksFile {
 /// Read once the project is trusted.
 const MCP_FILE: &str = ".codex/config.toml";
 
+const SETUP: HooksFilePlatform = HooksFilePlatform {
+    name: NAME,
+    protocol: PROTOCOL,
+    hooks: HOOKS_FILE,
+    mcp_file: MCP_FILE,
+    set_mcp,
+};
+
 impl Platform for Codex {
     fn name(&self) -> &'static str {
         NAME
@@ -62,13 +70,7 @@ impl Platform for Codex {
     }
 
     fn install(&self, root: &Path, bin: &str) -> Result<Report> {
-        let mut report = Report::new(NAME);
-        harness::install_protocol(root, &PROTOCOL, &mut report)?;
-        report.note(
-            HOOKS_FILE.path,
-            harness::set_hooks(root, &HOOKS_FILE, NAME, Some(bin))?,
-        );
-        report.note(MCP_FILE, set_mcp(root, true)?);
+        let mut report = SETUP.set(root, Some(bin), false)?;
         report.next_steps.push(
             "Codex runs a hook only once you have reviewed it: open Codex, run /hooks and trust hipo's hooks (the project must be trusted too)".into(),
         );
@@ -76,15 +78,7 @@ impl Platform for Codex {
     }
 
     fn uninstall(&self, root: &Path) -> Result<Report> {
-        let mut report = Report::new(NAME);
-        let keep = super::shares_instructions(root, self);
-        harness::uninstall_protocol(root, &PROTOCOL, keep, &mut report)?;
-        report.note(
-            HOOKS_FILE.path,
-            harness::set_hooks(root, &HOOKS_FILE, NAME, None)?,
-        );
-        report.note(MCP_FILE, set_mcp(root, false)?);
-        Ok(report)
+        SETUP.set(root, None, super::shares_instructions(root, self))
     }
 
     fn mcp_file(&self) -> Option<&'static str> {
@@ -92,7 +86,7 @@ impl Platform for Codex {
     }
 
     fn installed(&self, root: &Path) -> bool {
-        harness::hooks_installed(root, &HOOKS_FILE, NAME)
+        SETUP.installed(root)
     }
 
     fn doctor(&self, root: &Path, env: &DoctorEnv, out: &mut Vec<Finding>) {
