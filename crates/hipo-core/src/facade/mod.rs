@@ -44,9 +44,23 @@ impl std::fmt::Debug for Hipo {
     }
 }
 
-/// Looks a search takes at an index a writer in another process changed
-/// under it (see [`Hipo::search_in`]).
+/// Looks a read takes at an index a writer in another process changed
+/// under it.
 const TORN_READ_TRIES: usize = 3;
+
+/// Runs a read of the index, again with a fresh view when its first view
+/// was torn: a reader never waits on a writer, so another process may
+/// commit and collect the segment files a view names while it reads
+/// them, and a reader opened a moment later sees the new ones.
+fn looking_again<T>(mut read: impl FnMut() -> Result<T>) -> Result<T> {
+    let mut tries = 0;
+    loop {
+        match read() {
+            Err(e) if e.is_torn_read() && tries < TORN_READ_TRIES => tries += 1,
+            done => return done,
+        }
+    }
+}
 
 impl Hipo {
     /// The project at `dir` if given (it must be one), else the nearest
@@ -202,18 +216,11 @@ impl Hipo {
         wait: Duration,
         progress: &dyn Progress,
     ) -> Result<Found> {
-        // A reader never waits on a writer, so another process may commit
-        // and collect the segment files this view names while it reads
-        // them: it looks again, as a reader opened a moment later would.
-        let mut tries = 0;
-        loop {
+        looking_again(|| {
             let searcher = self.searcher_in(mode, wait, progress)?;
-            match searcher.search(q, opts) {
-                Ok(hits) => return Ok(Found { hits, searcher }),
-                Err(e) if e.is_torn_read() && tries < TORN_READ_TRIES => tries += 1,
-                Err(e) => return Err(e),
-            }
-        }
+            let hits = searcher.search(q, opts)?;
+            Ok(Found { hits, searcher })
+        })
     }
 
     /// Brings the index up to date explicitly: waits the whole `wait` for
@@ -285,21 +292,16 @@ impl Hipo {
         wait: Duration,
         progress: &dyn Progress,
     ) -> Result<(recall::Pack, Searcher)> {
-        let mut tries = 0;
-        loop {
+        looking_again(|| {
             let searcher = self.searcher_in(mode, wait, progress)?;
             let memory = recall::Memory {
                 search: &|q, o| searcher.search(q, o),
                 share_held: &|p| searcher.share_held(p),
                 root: &self.root,
             };
-            match recall::recall(&memory, query, opts) {
-                Ok(pack) => return Ok((pack, searcher)),
-                // As in [`Hipo::search_in`].
-                Err(e) if e.is_torn_read() && tries < TORN_READ_TRIES => tries += 1,
-                Err(e) => return Err(e),
-            }
-        }
+            let pack = recall::recall(&memory, query, opts)?;
+            Ok((pack, searcher))
+        })
     }
 
     /// Recall@k and MRR of `cases` against this project's index.

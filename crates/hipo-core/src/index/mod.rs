@@ -20,6 +20,7 @@ mod report;
 pub(crate) mod schema;
 pub(crate) mod sections;
 mod sync;
+mod tier;
 mod unlocked;
 mod write;
 
