@@ -22,6 +22,7 @@ mod corpus;
 mod prefilter;
 mod rules;
 mod said;
+mod value;
 mod window;
 
 use prefilter::{RULES, build_anchors};
