@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the agent CLIs that tests/agents.rs drives (Claude Code, Codex, OpenCode), at the
 # versions the tests were written against, into DIR with npm. Then:
-#   HIPO_AGENT_CLIENTS=DIR cargo test --test agents
+#   HIPO_AGENT_CLIENTS=DIR cargo test --test main agents::
 # Needs Node >= 20 and the npm registry once (a DIR that already holds these versions is kept as
 # it is, offline); the CLIs then run offline against tests/fakes/. Claude Code declares
 # Node >= 22 (npm warns EBADENGINE) but ships a native binary and runs on 20.
