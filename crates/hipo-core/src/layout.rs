@@ -41,6 +41,13 @@ impl Level {
             Level::Root => "root",
         }
     }
+
+    /// Parses a `type:` value, spelt exactly as [`Level::as_str`] writes it.
+    pub fn parse(s: &str) -> Option<Level> {
+        [Level::Daily, Level::Weekly, Level::Monthly, Level::Root]
+            .into_iter()
+            .find(|l| l.as_str() == s)
+    }
 }
 
 /// Where a searchable file sits, as search filters and ranks it: the
@@ -268,6 +275,20 @@ impl NodeId {
             NodeId::Weekly(w) => w.to_string(),
             NodeId::Monthly(m) => m.to_string(),
             NodeId::Root => "all".to_string(),
+        }
+    }
+
+    /// The node a `period:` value names (the inverse of
+    /// [`NodeId::period`]): `YYYY-MM-DD`, `YYYY-Www`, `YYYY-MM` or `all`.
+    pub fn of_period(s: &str) -> Option<NodeId> {
+        if s == "all" {
+            Some(NodeId::Root)
+        } else if looks_like_date(s) {
+            parse_date(s).ok().map(NodeId::Daily)
+        } else if s.contains("-W") {
+            Week::parse(s).map(NodeId::Weekly)
+        } else {
+            Month::parse(s).map(NodeId::Monthly)
         }
     }
 
@@ -551,5 +572,30 @@ mod tests {
         }
         assert!(DocLevel::Raw.rank() < DocLevel::Daily.rank());
         assert_eq!(DocLevel::parse("hourly"), None);
+        assert_eq!((Level::parse("Daily"), Level::parse("raw")), (None, None));
+    }
+
+    #[test]
+    fn a_period_names_its_node() {
+        let day = NaiveDate::from_ymd_opt(2021, 1, 1).unwrap();
+        let (week, month) = (
+            NodeId::Weekly(Week::of(day)),
+            NodeId::Monthly(Month::of(day)),
+        );
+        for id in [NodeId::Daily(day), week, month, NodeId::Root] {
+            assert_eq!(NodeId::of_period(&id.period()), Some(id));
+            assert_eq!(Level::parse(id.level().as_str()), Some(id.level()));
+        }
+        for bad in [
+            "2021-02-30",
+            "2021-W54",
+            "2021-13",
+            "2021",
+            "All",
+            "",
+            "2021-1",
+        ] {
+            assert_eq!(NodeId::of_period(bad), None, "{bad}");
+        }
     }
 }

@@ -1,14 +1,19 @@
 //! Markdown as hipocampus writes it: YAML frontmatter, `## Heading [type]`
-//! entries, and the topic keywords derived from them.
+//! entries, and the topic keywords derived from them; the frontmatter
+//! itself is `frontmatter`.
 //!
 //! Pure: parses strings, never touches the disk. Status is read from the
 //! parsed frontmatter, never found by searching the text for a substring.
 
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 mod fence;
+mod frontmatter;
 pub use fence::{HeadingScan, headings, without_ending};
+pub use frontmatter::{
+    Document, Frontmatter, FrontmatterError, Spelled, Spelling, Status, parse_document,
+    split_frontmatter,
+};
 
 /// The type tag of an entry heading; untagged entries are `project`.
 #[derive(
@@ -44,230 +49,6 @@ impl EntryType {
             _ => None,
         }
     }
-}
-
-/// A node's lifecycle state, as written in its frontmatter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Status {
-    Tentative,
-    Fixed,
-    NeedsSummarization,
-}
-
-impl Status {
-    /// The frontmatter spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Tentative => "tentative",
-            Status::Fixed => "fixed",
-            Status::NeedsSummarization => "needs-summarization",
-        }
-    }
-
-    /// Parses the frontmatter spelling.
-    pub fn parse(s: &str) -> Option<Status> {
-        match s.trim() {
-            "tentative" => Some(Status::Tentative),
-            "fixed" => Some(Status::Fixed),
-            "needs-summarization" => Some(Status::NeedsSummarization),
-            _ => None,
-        }
-    }
-}
-
-/// The frontmatter fields hipo reads and writes. Unknown keys are kept in
-/// `extra` so a round trip never drops what someone else put there.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub struct Frontmatter {
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
-    pub kind: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub period: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub last_updated: Option<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub source_files: Vec<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub pending: Vec<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source_lines: Option<usize>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub model: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub prompt_version: Option<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub topics: Vec<String>,
-    /// Hash of the inputs a node was built from, so that with `.hipo/`
-    /// gone hipo can still tell whether its sources changed since.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source_hash: Option<String>,
-    /// Hash of the body as hipo wrote it: a body that no longer matches was
-    /// written by someone else, store or no store.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub body_hash: Option<String>,
-    #[serde(flatten)]
-    pub extra: BTreeMap<String, serde_yaml_ng::Value>,
-}
-
-impl Frontmatter {
-    /// The parsed status; `Err` carries the unknown value.
-    pub fn parsed_status(&self) -> Result<Option<Status>, String> {
-        match &self.status {
-            None => Ok(None),
-            Some(s) => Status::parse(s).map(Some).ok_or_else(|| s.clone()),
-        }
-    }
-
-    /// Renders `---\n…---\n`, deterministic for equal values.
-    pub fn render(&self) -> String {
-        let yaml = serde_yaml_ng::to_string(self).unwrap_or_default();
-        format!("---\n{yaml}---\n")
-    }
-}
-
-/// Why a frontmatter block could not be read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FrontmatterError {
-    /// 1-based line in the file.
-    pub line: usize,
-    pub message: String,
-}
-
-/// A file split into its frontmatter and body.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Document<'a> {
-    pub frontmatter: Option<Frontmatter>,
-    /// Text after the closing `---` (or the whole text without frontmatter).
-    pub body: &'a str,
-    /// 1-based line number of the first body line.
-    pub body_line: usize,
-}
-
-/// Splits off a leading `---` YAML block. Returns the raw YAML, the body and
-/// the 1-based line where the body starts.
-pub fn split_frontmatter(text: &str) -> Result<(Option<&str>, &str, usize), FrontmatterError> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let Some(rest) = text
-        .strip_prefix("---\n")
-        .or_else(|| text.strip_prefix("---\r\n"))
-    else {
-        return Ok((None, text, 1));
-    };
-    let mut offset = 0;
-    for (i, line) in rest.split_inclusive('\n').enumerate() {
-        if line.trim_end() == "---" {
-            let yaml = &rest[..offset];
-            let body = &rest[offset + line.len()..];
-            return Ok((Some(yaml), body, i + 3));
-        }
-        offset += line.len();
-    }
-    Err(FrontmatterError {
-        line: 1,
-        message: "frontmatter opened with `---` is never closed; add a `---` line after it".into(),
-    })
-}
-
-/// Parses a whole file: frontmatter (if any) and body.
-pub fn parse_document(text: &str) -> Result<Document<'_>, FrontmatterError> {
-    let (yaml, body, body_line) = split_frontmatter(text)?;
-    let frontmatter = match yaml {
-        None => None,
-        Some(y) if y.trim().is_empty() => Some(Frontmatter::default()),
-        Some(y) => Some(
-            serde_yaml_ng::from_str::<Frontmatter>(&hipocampus_topics(y)).map_err(|e| {
-                FrontmatterError {
-                    line: e.location().map(|l| l.line() + 1).unwrap_or(1),
-                    message: format!("malformed YAML frontmatter: {e}"),
-                }
-            })?,
-        ),
-    };
-    if let Some(fm) = &frontmatter
-        && let Err(bad) = fm.parsed_status()
-    {
-        let line = yaml
-            .and_then(|y| {
-                y.lines()
-                    .position(|l| l.trim_start().starts_with("status:"))
-            })
-            .map(|i| i + 2)
-            .unwrap_or(1);
-        return Err(FrontmatterError {
-            line,
-            message: format!("unknown status `{bad}`; use tentative, fixed or needs-summarization"),
-        });
-    }
-    Ok(Document {
-        frontmatter,
-        body,
-        body_line,
-    })
-}
-
-/// hipocampus writes `topics: [a [project], b [feedback]]`, which is not
-/// valid YAML (a flow item cannot contain `[`). Rewrites that one line as a
-/// quoted list so existing hipocampus trees parse unchanged.
-fn hipocampus_topics(yaml: &str) -> std::borrow::Cow<'_, str> {
-    let needs = yaml.lines().any(|l| {
-        l.strip_prefix("topics:")
-            .map(|v| v.trim().starts_with('[') && v.trim()[1..].contains('['))
-            .unwrap_or(false)
-    });
-    if !needs {
-        return std::borrow::Cow::Borrowed(yaml);
-    }
-    let mut out = String::with_capacity(yaml.len() + 32);
-    for line in yaml.split_inclusive('\n') {
-        let inner = line
-            .strip_prefix("topics:")
-            .map(str::trim)
-            .and_then(|v| v.strip_prefix('['))
-            .and_then(|v| v.strip_suffix(']'));
-        match inner {
-            Some(inner) => {
-                let items: Vec<String> = split_top_level(inner)
-                    .into_iter()
-                    .map(|i| {
-                        let i = i.trim();
-                        let i = i
-                            .strip_prefix('"')
-                            .and_then(|x| x.strip_suffix('"'))
-                            .or_else(|| i.strip_prefix('\'').and_then(|x| x.strip_suffix('\'')))
-                            .unwrap_or(i);
-                        serde_json::to_string(i).unwrap_or_default()
-                    })
-                    .collect();
-                out.push_str(&format!("topics: [{}]\n", items.join(", ")));
-            }
-            None => out.push_str(line),
-        }
-    }
-    std::borrow::Cow::Owned(out)
-}
-
-/// Splits on commas outside brackets.
-fn split_top_level(s: &str) -> Vec<&str> {
-    let (mut depth, mut start, mut out) = (0i32, 0, Vec::new());
-    for (i, c) in s.char_indices() {
-        match c {
-            '[' => depth += 1,
-            ']' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(&s[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    if !s[start..].trim().is_empty() {
-        out.push(&s[start..]);
-    }
-    out
 }
 
 /// A `##` entry heading.
@@ -441,34 +222,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn frontmatter_round_trip() {
-        let text = "---\ntype: daily\nstatus: tentative\nperiod: 2026-03-15\nsource-files:\n- memory/2026-03-15.md\ntopics: [alpha [project], beta]\nowner: me\n---\n# body\n";
-        let doc = parse_document(text).unwrap();
-        let fm = doc.frontmatter.unwrap();
-        assert_eq!(fm.kind.as_deref(), Some("daily"));
-        assert_eq!(fm.parsed_status(), Ok(Some(Status::Tentative)));
-        assert_eq!(fm.period.as_deref(), Some("2026-03-15"));
-        assert_eq!(fm.source_files, vec!["memory/2026-03-15.md"]);
-        assert_eq!(doc.body, "# body\n");
-        assert_eq!(doc.body_line, 10);
-        assert!(fm.extra.contains_key("owner"));
-        let again = parse_document(&fm.render()).unwrap().frontmatter.unwrap();
-        assert_eq!(again, fm);
-    }
-
-    #[test]
-    fn hipocampus_flow_topics_parse() {
-        let doc = parse_document(
-            "---\ntopics: [hipocampus [project], terse-responses [feedback]]\n---\n",
-        )
-        .unwrap();
-        assert_eq!(
-            doc.frontmatter.unwrap().topics,
-            vec!["hipocampus [project]", "terse-responses [feedback]"]
-        );
-    }
-
-    #[test]
     fn flow_topics_with_tags_parse() {
         // hipocampus writes `topics: [a [project], b [feedback]]`, which YAML
         // reads as nested lists; quoted items are the safe form we write.
@@ -488,24 +241,6 @@ mod tests {
                 kind: EntryType::Feedback
             }
         );
-    }
-
-    #[test]
-    fn malformed_frontmatter_names_line() {
-        let err = parse_document("---\ntype: daily\nstatus: [oops\n---\nbody").unwrap_err();
-        assert!(err.line >= 2, "{err:?}");
-        let err = parse_document("---\ntype: daily\nstatus: done\n---\n").unwrap_err();
-        assert_eq!(err.line, 3);
-        assert!(err.message.contains("unknown status"));
-        let err = parse_document("---\ntype: daily\n").unwrap_err();
-        assert!(err.message.contains("never closed"));
-    }
-
-    #[test]
-    fn no_frontmatter() {
-        let doc = parse_document("# 2026-03-15\n\n## A [user]\n").unwrap();
-        assert!(doc.frontmatter.is_none());
-        assert_eq!(doc.body_line, 1);
     }
 
     #[test]

@@ -373,8 +373,8 @@ pub fn timeline(items: &[Item], limit: usize) -> String {
             }
             None => {
                 let mut about = format!("{} node", i.level.as_str());
-                if let Some(st) = &i.status {
-                    about.push_str(&format!(" ({st})"));
+                if let Some(st) = i.status {
+                    about.push_str(&format!(" ({})", st.as_str()));
                 }
                 if !i.topics.is_empty() {
                     const SHOWN: usize = 8;

@@ -8,7 +8,7 @@
 use crate::error::{Error, Result};
 use crate::fsutil::read_utf8;
 use crate::layout::{DocLevel, NodeId, PathKind, classify};
-use crate::markdown::{EntryType, Topic, entries, parse_document};
+use crate::markdown::{EntryType, Status, Topic, entries, parse_document};
 use crate::redact::redact;
 use chrono::NaiveDate;
 use serde::Serialize;
@@ -31,7 +31,7 @@ pub struct Item {
     pub title: String,
     /// The node's status (nodes only).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub status: Option<String>,
+    pub status: Option<Status>,
     /// The node's topics, `keyword [type]` (nodes only).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub topics: Vec<String>,
@@ -146,7 +146,7 @@ fn node(
         level: DocLevel::of(PathKind::Node(id)),
         kind: None,
         title: String::new(),
-        status: fm.status,
+        status: fm.status(),
         topics,
         day: hi.min(to),
     })
@@ -195,7 +195,7 @@ mod tests {
                 "memory/2027-01-18.md:3 Deploy",
             ]
         );
-        assert_eq!(all[0].status.as_deref(), Some("tentative"));
+        assert_eq!(all[0].status, Some(Status::Tentative));
         let fb = timeline(
             dir.path(),
             d("2027-01-15"),

@@ -243,9 +243,9 @@ impl Run<'_> {
         let summarized = summary.is_some() || status == Status::NeedsSummarization;
         let body = redact(&crate::private::strip(&body)).into_owned();
         let fm = Frontmatter {
-            kind: Some(id.level().as_str().into()),
-            status: Some(status.as_str().into()),
-            period: Some(id.period()),
+            kind: Some(id.level().into()),
+            status: Some(status.into()),
+            period: Some(id.into()),
             source_files: inputs.sources.clone(),
             pending: inputs.pending.clone(),
             source_lines: summarized.then_some(source_lines),
@@ -330,7 +330,7 @@ impl Run<'_> {
         // A file without a status (its frontmatter was dropped) is judged
         // by its period and sources, as hipo would judge its own node, so
         // it does not hold its parents tentative for ever.
-        let declared = fm.parsed_status().ok().flatten();
+        let declared = fm.status();
         let mut topics: Vec<Topic> = fm.topics.iter().filter_map(|t| Topic::parse(t)).collect();
         if topics.is_empty() {
             let (ledger, texts) = (&self.ledger, &mut self.texts);

@@ -186,10 +186,7 @@ impl Texts {
         let doc = markdown::parse_document(text).ok()?;
         let fm = doc.frontmatter?;
         Some(Front {
-            summarised: matches!(
-                fm.parsed_status(),
-                Ok(Some(Status::Tentative | Status::Fixed))
-            ),
+            summarised: matches!(fm.status(), Some(Status::Tentative | Status::Fixed)),
             source_lines: fm.source_lines,
             source_hash: fm.source_hash,
             body_hash: fm.body_hash,

@@ -127,7 +127,7 @@ fn file_meta(kind: PathKind, text: &str) -> FileMeta {
     let status = markdown::parse_document(text)
         .ok()
         .and_then(|d| d.frontmatter)
-        .and_then(|f| f.parsed_status().ok().flatten());
+        .and_then(|f| f.status());
     let (dates, period) = match kind {
         PathKind::Raw(d) => (Some((d, d)), Some(d.to_string())),
         PathKind::Node(id) if id != NodeId::Root => (id.date_range(), Some(id.period())),

@@ -16,8 +16,8 @@
 //! then standing items dropped: see [`cap`]). Hand-written sections are
 //! never cut.
 
-use crate::layout::NodeId;
-use crate::markdown::{EntryType, Frontmatter, Topic};
+use crate::layout::{Level, NodeId};
+use crate::markdown::{EntryType, Frontmatter, Status, Topic};
 use chrono::NaiveDate;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
@@ -73,8 +73,8 @@ pub fn build(input: &RootInput) -> String {
     let kept = hand_written(input.existing);
     let frame = Frame {
         frontmatter: Frontmatter {
-            kind: Some("root".into()),
-            status: Some("tentative".into()),
+            kind: Some(Level::Root.into()),
+            status: Some(Status::Tentative.into()),
             last_updated: Some(input.today.to_string()),
             ..Default::default()
         }

@@ -49,10 +49,7 @@ fn worth(text: &str) -> Worth {
     Worth {
         written_by_someone: fm.body_hash.as_ref() != Some(&body_now),
         by_model: fm.model.is_some(),
-        summarised: matches!(
-            fm.parsed_status(),
-            Ok(Some(Status::Tentative | Status::Fixed))
-        ),
+        summarised: matches!(fm.status(), Some(Status::Tentative | Status::Fixed)),
         source_lines: fm.source_lines.unwrap_or(0),
     }
 }
