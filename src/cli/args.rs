@@ -3,7 +3,7 @@
 use crate::platforms::PlatformRef;
 use chrono::NaiveDate;
 use clap::{Parser, Subcommand};
-use hipo_core::llm::{Backend, Overrides};
+use hipo_core::llm::{Backend, LlmLayer};
 use std::path::PathBuf;
 
 /// Long-term memory for AI agents: Markdown logs, an incremental summary
@@ -201,9 +201,10 @@ pub struct LlmArgs {
 }
 
 impl LlmArgs {
-    /// The flags as overrides of the config's `llm.*`.
-    pub fn overrides(&self) -> Overrides {
-        Overrides {
+    /// The flags (each over its environment variable) as the layer over
+    /// the config's `llm.*`.
+    pub fn overrides(&self) -> LlmLayer {
+        LlmLayer {
             backend: self.backend,
             host: self.host.clone(),
             model: self.model.clone(),
@@ -365,8 +366,10 @@ pub struct EmbedArgs {
 }
 
 impl EmbedArgs {
-    pub fn overrides(&self) -> hipo_core::embed::Overrides {
-        hipo_core::embed::Overrides {
+    /// The flags (each over its environment variable) as the layer over
+    /// the config's `search.embed.*`.
+    pub fn overrides(&self) -> hipo_core::embed::EmbedLayer {
+        hipo_core::embed::EmbedLayer {
             model: self.embed_model.clone(),
             mode: self.mode,
             host: self.host.clone(),

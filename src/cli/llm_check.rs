@@ -5,7 +5,7 @@ use super::args::LlmArgs;
 use super::output::print_json;
 use super::{Ctx, exit};
 use anyhow::Result;
-use hipo_core::llm::{self, Backend, Overrides};
+use hipo_core::llm::{self, Backend, LlmLayer};
 
 pub fn run(ctx: &Ctx, args: &LlmArgs) -> Result<u8> {
     // Outside a project the config's defaults apply.
@@ -17,7 +17,7 @@ pub fn run(ctx: &Ctx, args: &LlmArgs) -> Result<u8> {
         Err(e) => return Err(e),
     };
     // Resolve as `none` so a missing model is reported, not an error.
-    let overrides = Overrides {
+    let overrides = LlmLayer {
         backend: Some(Backend::None),
         ..args.overrides()
     };

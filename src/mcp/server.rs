@@ -10,7 +10,7 @@ use super::{frames, resources};
 use chrono::NaiveDate;
 use hipo_core::Hipo;
 use hipo_core::error::Error;
-use hipo_core::llm::{Overrides, Settings};
+use hipo_core::llm::{LlmLayer, Settings};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
@@ -39,10 +39,10 @@ pub struct Config {
     /// (default: the local date at each call).
     pub today: Option<NaiveDate>,
     /// Model settings over the project's `llm.*` (for compact and status).
-    pub llm: Overrides,
+    pub llm: LlmLayer,
     /// Embedding settings over the project's `search.embed.*` (searches):
     /// the same the CLI's flags and environment give.
-    pub embed: hipo_core::embed::Overrides,
+    pub embed: hipo_core::embed::EmbedLayer,
     /// How long writes wait for the project lock.
     pub lock_wait: Duration,
 }
@@ -61,8 +61,8 @@ impl Config {
             dir,
             cwd,
             today: None,
-            llm: Overrides::default(),
-            embed: hipo_core::embed::Overrides::default(),
+            llm: LlmLayer::default(),
+            embed: hipo_core::embed::EmbedLayer::default(),
             lock_wait: LOCK_WAIT,
         }
     }

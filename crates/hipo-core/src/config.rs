@@ -3,15 +3,18 @@
 //! unknown keys kept untouched.
 
 use crate::error::{Error, Result};
+use layers::layer;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
+
+pub(crate) mod layers;
 
 /// The parts of `hipocampus.config.json` hipo uses.
 #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
 #[serde(default)]
 pub struct Config {
     pub compaction: CompactionConfig,
-    pub llm: LlmConfig,
+    pub llm: LlmLayer,
     pub search: SearchConfig,
     pub recall: RecallConfig,
     /// `share`: the project's memory is shared through a git repository
@@ -180,37 +183,42 @@ impl Default for CompactionConfig {
     }
 }
 
-/// `llm.*`: the local summarizer. Every field may also come from a flag or
-/// an environment variable; see the CLI.
-#[derive(Debug, Clone, Deserialize, PartialEq)]
-#[serde(default, rename_all = "snake_case")]
-pub struct LlmConfig {
-    pub backend: Backend,
-    pub host: Option<String>,
-    pub model: Option<String>,
-    pub timeout_s: u64,
-    pub num_ctx: u64,
-    pub temperature: f32,
-    pub keep_alive: Option<String>,
-    pub concurrency: usize,
-    /// Ask for JSON matching a schema (Ollama 0.5+); hipo renders the
-    /// Markdown. A server that refuses it gets the text prompt.
-    pub structured: bool,
-}
+/// `llm.timeout_s` unless a layer sets it: seconds for one model answer.
+pub const DEFAULT_TIMEOUT_S: u64 = 120;
+/// `llm.num_ctx` unless a layer sets it: the model's context, in tokens.
+pub const DEFAULT_NUM_CTX: u64 = 8192;
+/// `llm.temperature` unless a layer sets it.
+pub const DEFAULT_TEMPERATURE: f32 = 0.2;
+/// `llm.concurrency` unless a layer sets it: parallel model requests.
+pub const DEFAULT_CONCURRENCY: usize = 1;
+/// `llm.structured` unless a layer sets it.
+pub const DEFAULT_STRUCTURED: bool = true;
 
-impl Default for LlmConfig {
-    fn default() -> Self {
-        LlmConfig {
-            backend: Backend::None,
-            host: None,
-            model: None,
-            timeout_s: 120,
-            num_ctx: 8192,
-            temperature: 0.2,
-            keep_alive: None,
-            concurrency: 1,
-            structured: true,
-        }
+layer! {
+    /// `llm.*`, the local summarizer, as one layer of its settings: the
+    /// config file's, or the flags' and their environment variables'
+    /// (`config::layers`). Every key optional; `llm::resolve` merges the layers
+    /// and applies the `DEFAULT_*` above.
+    #[derive(Debug, Clone, Default, Deserialize, PartialEq)]
+    #[serde(default, rename_all = "snake_case")]
+    pub struct LlmLayer {
+        #[serde(deserialize_with = "layers::present")]
+        pub backend: Backend,
+        pub host: String,
+        pub model: String,
+        #[serde(deserialize_with = "layers::present")]
+        pub timeout_s: u64,
+        #[serde(deserialize_with = "layers::present")]
+        pub num_ctx: u64,
+        #[serde(deserialize_with = "layers::present")]
+        pub temperature: f32,
+        pub keep_alive: String,
+        #[serde(deserialize_with = "layers::present")]
+        pub concurrency: usize,
+        /// Ask for JSON matching a schema (Ollama 0.5+); hipo renders the
+        /// Markdown. A server that refuses it gets the text prompt.
+        #[serde(deserialize_with = "layers::present")]
+        pub structured: bool,
     }
 }
 
@@ -376,7 +384,24 @@ mod tests {
             serde_json::from_str(r#"{"compaction": {"dailyThreshold": 50}, "other": 1}"#).unwrap();
         assert_eq!(c.compaction.daily_threshold, 50);
         assert_eq!(c.compaction.weekly_threshold, 300);
-        assert_eq!(c.llm.backend, Backend::None);
+        assert_eq!(c.llm.backend, None);
+        let c: Config =
+            serde_json::from_str(r#"{"llm": {"model": null, "timeout_s": 9}}"#).unwrap();
+        assert_eq!((c.llm.model, c.llm.timeout_s), (None, Some(9)));
+        for null in [
+            "backend",
+            "timeout_s",
+            "num_ctx",
+            "temperature",
+            "concurrency",
+            "structured",
+        ] {
+            let text = format!(r#"{{"llm": {{"{null}": null}}}}"#);
+            let e = serde_json::from_str::<Config>(&text)
+                .unwrap_err()
+                .to_string();
+            assert!(e.starts_with("invalid type: null, expected"), "{null}: {e}");
+        }
         let bad = serde_json::from_str::<Config>(r#"{"llm": {"backend": "gpt"}}"#);
         assert!(
             bad.unwrap_err()

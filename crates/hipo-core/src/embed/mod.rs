@@ -3,9 +3,10 @@
 //! question's vector compared with them at search time.
 //!
 //! Optional and off by default: a model is named by `search.embed.model`
-//! (or `--embed-model`, `HIPO_EMBED_MODEL`). Any failure of the model
-//! (Ollama down, the model not pulled, a timeout) leaves the search
-//! lexical, said once: a search never fails because a model is away.
+//! (or `HIPO_EMBED_MODEL`, or `--embed-model`; the later wins, by the one
+//! rule of `config::layers`). Any failure of the model (Ollama down, the
+//! model not pulled, a timeout) leaves the search lexical, said once: a
+//! search never fails because a model is away.
 //!
 //! - `client`: one batched `/api/embed` call through ollama-rs.
 //! - `cache`: the vectors on disk (f16 and i8, memory-mapped), a row per
@@ -21,7 +22,8 @@ pub(crate) mod fusion;
 mod scan;
 pub mod text;
 
-use crate::config::Config;
+use crate::config::layers::merged;
+use crate::config::{Config, DEFAULT_TIMEOUT_S};
 use crate::error::{Error, Result};
 use crate::index::SearchIndex;
 use crate::progress::{Event, Progress, Task};
@@ -42,12 +44,28 @@ pub const NEAREST: usize = 100;
 /// A question's vector must come this fast, or the search is lexical.
 pub const QUERY_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Per-run overrides (flags or environment).
-#[derive(Debug, Clone, Default)]
-pub struct Overrides {
-    pub model: Option<String>,
-    pub mode: Option<Mode>,
-    pub host: Option<String>,
+crate::config::layers::layer! {
+    /// One layer of the embedding settings (`config::layers`): the
+    /// config's ([`EmbedLayer::of_config`]), the flags' and their
+    /// environment variables', or a caller's for one search (a mode).
+    #[derive(Debug, Clone, Default, PartialEq)]
+    pub struct EmbedLayer {
+        pub model: String,
+        pub mode: Mode,
+        pub host: String,
+    }
+}
+
+impl EmbedLayer {
+    /// The config file's layer: `search.embed.model`, and the server of
+    /// `llm.host` (one Ollama serves both).
+    pub fn of_config(config: &Config) -> EmbedLayer {
+        EmbedLayer {
+            model: config.search.embed.model.clone(),
+            mode: None,
+            host: config.llm.host.clone(),
+        }
+    }
 }
 
 /// Which embedding model, where, and how searches use it.
@@ -62,15 +80,14 @@ pub struct Settings {
     pub batch_timeout: Duration,
 }
 
-/// Config < overrides. Hybrid is the default only when a model is named;
-/// asking for vectors without a model is a usage error.
-pub fn resolve(config: &Config, o: &Overrides) -> Result<Settings> {
-    let model = o
-        .model
-        .clone()
-        .or_else(|| config.search.embed.model.clone())
-        .filter(|m| !m.trim().is_empty());
-    let mode = o.mode.unwrap_or(if model.is_some() {
+/// The config's layer under `over` (flags over their environment
+/// variables; a search's mode over those), merged key by key; then the
+/// defaults. Hybrid is the default only when a model is named; asking for
+/// vectors without a model is a usage error.
+pub fn resolve(config: &Config, over: &EmbedLayer) -> Result<Settings> {
+    let l = merged([EmbedLayer::of_config(config), over.clone()]);
+    let model = l.model.filter(|m| !m.trim().is_empty());
+    let mode = l.mode.unwrap_or(if model.is_some() {
         Mode::Hybrid
     } else {
         Mode::Lexical
@@ -81,16 +98,13 @@ pub fn resolve(config: &Config, o: &Overrides) -> Result<Settings> {
             mode.as_str()
         )));
     }
-    let host = o
-        .host
-        .as_deref()
-        .or(config.llm.host.as_deref())
-        .unwrap_or(crate::llm::DEFAULT_HOST);
+    let host = l.host.as_deref().unwrap_or(crate::llm::DEFAULT_HOST);
+    let timeout_s = config.llm.timeout_s.unwrap_or(DEFAULT_TIMEOUT_S);
     Ok(Settings {
         model,
         host: crate::llm::normalize_host(host),
         mode,
-        batch_timeout: Duration::from_secs(config.llm.timeout_s.max(1)),
+        batch_timeout: Duration::from_secs(timeout_s.max(1)),
     })
 }
 

@@ -34,8 +34,9 @@ pub struct Hipo {
     root: PathBuf,
     config: Config,
     on_wait: Option<WaitNotice>,
-    /// Overrides of `search.embed.*` (flags, environment).
-    embed: embed::Overrides,
+    /// The front end's layer over `search.embed.*` (flags over their
+    /// environment variables).
+    embed: embed::EmbedLayer,
 }
 
 impl std::fmt::Debug for Hipo {
@@ -75,7 +76,7 @@ impl Hipo {
             root: root.to_path_buf(),
             config: Config::load(root)?,
             on_wait: None,
-            embed: embed::Overrides::default(),
+            embed: embed::EmbedLayer::default(),
         })
     }
 
@@ -94,27 +95,28 @@ impl Hipo {
         self
     }
 
-    /// Overrides the config's embedding model and search mode (flags,
+    /// Sets the embedding model, mode and server over the config's (flags,
     /// environment) for this handle's searches.
-    pub fn with_embed(mut self, overrides: embed::Overrides) -> Hipo {
-        self.embed = overrides;
+    pub fn with_embed(mut self, layer: embed::EmbedLayer) -> Hipo {
+        self.embed = layer;
         self
     }
 
     /// The embedding settings searches use: the config with this handle's
-    /// overrides (a mode needing a model without one is a usage error).
+    /// layer over it (a mode needing a model without one is a usage error).
     pub fn embed_settings(&self) -> Result<embed::Settings> {
         embed::resolve(&self.config, &self.embed)
     }
 
     /// [`Hipo::embed_settings`] with the mode `mode` when given (a caller
-    /// choosing per search, like an MCP tool call).
+    /// choosing per search, like an MCP tool call): one more layer, on top.
     fn embed_settings_in(&self, mode: Option<embed::Mode>) -> Result<embed::Settings> {
-        let overrides = embed::Overrides {
-            mode: mode.or(self.embed.mode),
-            ..self.embed.clone()
+        let call = embed::EmbedLayer {
+            mode,
+            ..Default::default()
         };
-        embed::resolve(&self.config, &overrides)
+        let over = crate::config::layers::merged([self.embed.clone(), call]);
+        embed::resolve(&self.config, &over)
     }
 
     /// The project root.

@@ -24,7 +24,7 @@ mod structured;
 
 pub use check::{Check, check};
 pub use fallback::read_marker;
-pub use settings::{Backend, DEFAULT_HOST, Overrides, Settings, normalize_host, resolve};
+pub use settings::{Backend, DEFAULT_HOST, LlmLayer, Settings, normalize_host, resolve};
 
 use crate::error::{Error, Result};
 use crate::layout::{Level, NodeId};
@@ -441,8 +441,8 @@ mod tests {
         // An MCP server runs compaction from a tokio task: tokio panics if
         // a runtime is blocked from inside another.
         let settings = resolve(
-            &crate::config::LlmConfig::default(),
-            &Overrides {
+            &LlmLayer::default(),
+            &LlmLayer {
                 backend: Some(Backend::Ollama),
                 model: Some("m".into()),
                 host: Some("http://127.0.0.1:9".into()),

@@ -1,7 +1,13 @@
-//! Which model, where, and how: `llm.*` from the config, overridden by
-//! flags and their environment variables, checked once.
+//! Which model, where, and how: the `llm.*` layers (the config file's,
+//! then the flags' and their environment variables') merged by the one
+//! rule of `config::layers`, the defaults applied, checked once.
 
-use crate::config::LlmConfig;
+pub use crate::config::LlmLayer;
+use crate::config::layers::merged;
+use crate::config::{
+    DEFAULT_CONCURRENCY, DEFAULT_NUM_CTX, DEFAULT_STRUCTURED, DEFAULT_TEMPERATURE,
+    DEFAULT_TIMEOUT_S,
+};
 use crate::error::{Error, Result};
 use ollama_rs::generation::parameters::{KeepAlive, TimeUnit};
 use std::time::Duration;
@@ -10,20 +16,6 @@ use std::time::Duration;
 pub const DEFAULT_HOST: &str = "http://127.0.0.1:11434";
 
 pub use crate::config::Backend;
-
-/// Per-run overrides of `llm.*` (flags, or their environment variables).
-#[derive(Debug, Clone, Default)]
-pub struct Overrides {
-    pub backend: Option<Backend>,
-    pub host: Option<String>,
-    pub model: Option<String>,
-    pub timeout_s: Option<u64>,
-    pub num_ctx: Option<u64>,
-    pub temperature: Option<f32>,
-    pub keep_alive: Option<String>,
-    pub concurrency: Option<usize>,
-    pub structured: Option<bool>,
-}
 
 /// The resolved LLM settings for one run.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,38 +33,30 @@ pub struct Settings {
     pub structured: bool,
 }
 
-/// Merges config and overrides (overrides win) and checks the result.
-pub fn resolve(config: &LlmConfig, o: &Overrides) -> Result<Settings> {
-    let backend = o.backend.unwrap_or(config.backend);
-    let model = o
-        .model
-        .clone()
-        .or_else(|| config.model.clone())
-        .unwrap_or_default();
+/// The config's layer under the front end's (flags over their environment
+/// variables), merged key by key; then the defaults, and the checks.
+pub fn resolve(config: &LlmLayer, over: &LlmLayer) -> Result<Settings> {
+    let l = merged([config.clone(), over.clone()]);
+    let backend = l.backend.unwrap_or_default();
+    let model = l.model.unwrap_or_default();
     if backend == Backend::Ollama && model.trim().is_empty() {
         return Err(Error::Llm(
             "the ollama backend needs a model: pass --model NAME (or HIPO_MODEL, or llm.model in hipocampus.config.json)".into(),
         ));
     }
-    let keep_alive = o.keep_alive.clone().or_else(|| config.keep_alive.clone());
-    if let Some(k) = &keep_alive {
+    if let Some(k) = &l.keep_alive {
         parse_keep_alive(k)?;
     }
     Ok(Settings {
         backend,
-        host: normalize_host(
-            o.host
-                .as_deref()
-                .or(config.host.as_deref())
-                .unwrap_or(DEFAULT_HOST),
-        ),
+        host: normalize_host(l.host.as_deref().unwrap_or(DEFAULT_HOST)),
         model,
-        timeout: Duration::from_secs(o.timeout_s.unwrap_or(config.timeout_s).max(1)),
-        num_ctx: o.num_ctx.unwrap_or(config.num_ctx).max(1024),
-        temperature: o.temperature.unwrap_or(config.temperature),
-        keep_alive,
-        concurrency: o.concurrency.unwrap_or(config.concurrency).max(1),
-        structured: o.structured.unwrap_or(config.structured),
+        timeout: Duration::from_secs(l.timeout_s.unwrap_or(DEFAULT_TIMEOUT_S).max(1)),
+        num_ctx: l.num_ctx.unwrap_or(DEFAULT_NUM_CTX).max(1024),
+        temperature: l.temperature.unwrap_or(DEFAULT_TEMPERATURE),
+        keep_alive: l.keep_alive,
+        concurrency: l.concurrency.unwrap_or(DEFAULT_CONCURRENCY).max(1),
+        structured: l.structured.unwrap_or(DEFAULT_STRUCTURED),
     })
 }
 
@@ -125,12 +109,12 @@ mod tests {
 
     #[test]
     fn resolve_merges_and_validates() {
-        let cfg = LlmConfig::default();
+        let cfg = LlmLayer::default();
         assert_eq!(
-            resolve(&cfg, &Overrides::default()).unwrap().backend,
+            resolve(&cfg, &LlmLayer::default()).unwrap().backend,
             Backend::None
         );
-        let o = Overrides {
+        let o = LlmLayer {
             backend: Some(Backend::Ollama),
             ..Default::default()
         };
@@ -140,7 +124,7 @@ mod tests {
                 .to_string()
                 .contains("needs a model")
         );
-        let o = Overrides {
+        let o = LlmLayer {
             backend: Some(Backend::Ollama),
             model: Some("m".into()),
             concurrency: Some(0),
@@ -152,7 +136,7 @@ mod tests {
             (DEFAULT_HOST, 1, 0.2)
         );
         assert!("gpt".parse::<Backend>().is_err());
-        let o = Overrides {
+        let o = LlmLayer {
             keep_alive: Some("5 minutes".into()),
             ..Default::default()
         };
