@@ -25,7 +25,7 @@ tok = lambda text: stem([w for w in re.findall(r"[a-z0-9]+", text.lower()) if w 
 def sessions(corpus):
     out = []
     for f in sorted(Path(corpus).glob("20*.md")):
-        lines = f.read_text().splitlines()
+        lines = f.read_text().split("\n")  # as hipo counts lines: the corpus holds \x0c and \u2028
         starts = [i for i, l in enumerate(lines) if l.startswith("## ")] + [len(lines)]
         for a, b in zip(starts, starts[1:]):
             body = lines[a:b]
