@@ -47,17 +47,23 @@ def sessions(corpus):
         for a, b in zip(starts, starts[1:]):
             body = lines[a:b]
             user = [l[5:] for l in body if l.startswith("User:")]
-            out.append(dict(path=f"memory/{f.name}", lo=a + 1, hi=b, body=tok("\n".join(body)),
+            size = len("\n".join(body).encode())
+            # hipo's windows: sections over 3,000 bytes as ~2,000-byte windows overlapping by 400
+            windows = 1 if size <= 3000 else math.ceil((size - 400) / 1600)
+            out.append(dict(path=f"memory/{f.name}", lo=a + 1, hi=b, windows=windows, body=tok("\n".join(body)),
                             user=tok("\n".join(user)), open=tok("\n".join(user[:1]))))
     return out
 
 
 class Field:
-    def __init__(self, docs):
+    def __init__(self, docs, counted=None):
+        """`counted`: the number of documents BM25's statistics count
+        (tantivy counts every document of the index, windows included)."""
         self.tf = [Counter(d) for d in docs]
         self.len = [len(d) for d in docs]
         self.n = len(docs)
-        self.avg = sum(self.len) / self.n
+        self.counted = counted or self.n
+        self.avg = sum(self.len) / self.counted
         self.post = defaultdict(list)
         for i, c in enumerate(self.tf):
             for t, k in c.items():
@@ -71,7 +77,7 @@ class Field:
 
     def idf(self, t):
         df = len(self.post.get(t, ()))
-        return math.log(1 + (self.n - df + 0.5) / (df + 0.5)) if df else 0.0
+        return math.log(1 + (self.counted - df + 0.5) / (df + 0.5)) if df else 0.0
 
     def norm(self, i):
         return 1 - B + B * self.len[i] / self.avg
@@ -206,6 +212,8 @@ def main():
     corpus, hipo, project, evals = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
     S = sessions(corpus)
     body, user, opening = Field([s["body"] for s in S]), Field([s["user"] for s in S]), Field([s["open"] for s in S])
+    every = len(S) + sum(s["windows"] for s in S)
+    tbody, tuser = Field([s["body"] for s in S], every), Field([s["user"] for s in S], every)
     at = {(s["path"], s["lo"]): i for i, s in enumerate(S)}
     anchor = lambda q: add(body.bm25(q), user.bm25(q))
     anchor_open = lambda q: add(anchor(q), [2 * x for x in opening.bm25(q)])
@@ -235,6 +243,7 @@ def main():
     replica = [
         ("whole-session BM25", lambda q, raw: body.bm25(q)),
         ("BM25 + user field, summed (anchor)", lambda q, raw: anchor(q)),
+        ("anchor on tantivy's statistics (windows counted)", lambda q, raw: add(tbody.bm25(q), tuser.bm25(q))),
         ("anchor, the question's repeated words counted (qtf)", lambda q, raw: anchor(raw)),
         ("anchor, query terms weighted (idf/max idf)^0.5", lambda q, raw: idf_weighted(q, 0.5)),
         ("anchor, query terms weighted (idf/max idf)^1", lambda q, raw: idf_weighted(q, 1)),
