@@ -8,10 +8,10 @@
 //! `../shared/data/memaware-sessions` (or `HIPO_BENCH_CORPUS`).
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
+use hipo_core::CompactOptions;
 use hipo_core::Hipo;
-use hipo_core::compact::Options;
-use hipo_core::progress::NoProgress;
-use hipo_core::summarize::NoneSummarizer;
+use hipo_core::NoProgress;
+use hipo_core::NoneSummarizer;
 use std::path::Path;
 use std::time::Duration;
 
@@ -25,7 +25,7 @@ fn run(root: &Path) {
     let session = hipo.lock(Duration::from_secs(5)).unwrap();
     let today = chrono::NaiveDate::from_ymd_opt(2023, 7, 15).unwrap();
     session
-        .compact_with(&NoneSummarizer, &NoProgress, Options::new(today))
+        .compact_with(&NoneSummarizer, &NoProgress, CompactOptions::new(today))
         .unwrap();
 }
 

@@ -36,7 +36,7 @@ fn bench(c: &mut Criterion) {
         group.bench_function("memaware", |b| {
             b.iter(|| {
                 days.iter()
-                    .map(|d| hipo_core::redact::redact(black_box(d)).len())
+                    .map(|d| hipo_core::redact(black_box(d)).len())
                     .sum::<usize>()
             })
         });
@@ -48,12 +48,12 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             lines
                 .iter()
-                .map(|l| hipo_core::redact::redact(black_box(l)).len())
+                .map(|l| hipo_core::redact(black_box(l)).len())
                 .sum::<usize>()
         })
     });
     group.bench_function("build_rule_set", |b| {
-        b.iter(hipo_core::redact::build_rule_set)
+        b.iter(hipo_core::internals::build_rule_set)
     });
     group.finish();
 }

@@ -7,9 +7,9 @@
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use hipo_core::Hipo;
-use hipo_core::facade::Searcher;
-use hipo_core::progress::NoProgress;
-use hipo_core::search::{Options, query};
+use hipo_core::NoProgress;
+use hipo_core::SearchOptions as Options;
+use hipo_core::Searcher;
 use std::path::Path;
 use std::time::Duration;
 
@@ -51,7 +51,7 @@ fn bench(c: &mut Criterion) {
         ..Default::default()
     };
     for q in QUERIES {
-        let parsed = query::parse(q).unwrap();
+        let parsed = hipo_core::parse_query(q).unwrap();
         group.bench_function(format!("query/{q}"), |b| {
             b.iter(|| searcher.search(&parsed, &opts).unwrap())
         });

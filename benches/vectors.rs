@@ -9,7 +9,7 @@
 //! Run: `cargo bench --bench vectors`.
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use hipo_core::embed::cache::{Row, VectorCache};
+use hipo_core::internals::{Row, VectorCache};
 
 const DIM: usize = 384;
 

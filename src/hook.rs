@@ -7,11 +7,10 @@
 
 use crate::platforms::{HookGiven, PlatformRef};
 use chrono::{DateTime, NaiveDate, Utc};
-use hipo_core::error::{Error, Result};
-use hipo_core::facade::Hipo;
-use hipo_core::ingest::Ingested;
-use hipo_core::progress::NoProgress;
-use hipo_core::search::query;
+use hipo_core::Hipo;
+use hipo_core::Ingested;
+use hipo_core::NoProgress;
+use hipo_core::{Error, Result};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -125,7 +124,7 @@ impl Settings {
 /// The score a passage needs to be recalled unasked: an unrelated prompt
 /// shares a word or two with any large memory, and injecting that noise
 /// on every prompt distracts the agent more than it helps.
-pub const RECALL_FLOOR: f32 = hipo_core::recall::DEFAULT_FLOOR;
+pub const RECALL_FLOOR: f32 = hipo_core::DEFAULT_FLOOR;
 
 /// The files loaded at session start, in order, after ROOT.md.
 pub const HOT_FILES: [&str; 3] = ["SCRATCHPAD.md", "WORKING.md", "TASK-QUEUE.md"];
@@ -201,7 +200,7 @@ pub fn session_context(root: &Path, limit: usize) -> String {
     let mut out = String::from(
         "hipo memory for this project (memory/ROOT.md and the working files). Search it with `hipo search QUERY`; record outcomes with `hipo checkpoint`.\n",
     );
-    for rel in std::iter::once(hipo_core::layout::ROOT_PATH).chain(HOT_FILES) {
+    for rel in std::iter::once(hipo_core::ROOT_PATH).chain(HOT_FILES) {
         let Ok(text) = std::fs::read_to_string(root.join(rel)) else {
             continue;
         };
@@ -211,7 +210,7 @@ pub fn session_context(root: &Path, limit: usize) -> String {
         let room = limit.saturating_sub(out.chars().count());
         // ROOT is cut by what matters least, not at its end, where its
         // standing rules are (see root::for_context).
-        let text = if rel == hipo_core::layout::ROOT_PATH {
+        let text = if rel == hipo_core::ROOT_PATH {
             hipo_core::root_for_context(&text, room.saturating_sub(rel.len() + 10))
         } else {
             text
@@ -232,10 +231,10 @@ pub fn session_context(root: &Path, limit: usize) -> String {
 /// passages, within the budget), or nothing when no result clears the
 /// floor.
 fn recall(hipo: &Hipo, prompt: &str, settings: &Settings) -> Result<String> {
-    if query::parse(prompt).is_err() {
+    if hipo_core::parse_query(prompt).is_err() {
         return Ok(String::new());
     }
-    let opts = hipo_core::recall::Options {
+    let opts = hipo_core::RecallOptions {
         budget: settings.recall_tokens,
         floor: settings.recall_floor,
         today: settings.today,
@@ -246,7 +245,7 @@ fn recall(hipo: &Hipo, prompt: &str, settings: &Settings) -> Result<String> {
     }
     Ok(format!(
         "Passages from hipo memory that may bear on this prompt (hipo get PATH:LINE for more):\n{}",
-        hipo_core::recall::render(&pack)
+        hipo_core::render_pack(&pack)
     ))
 }
 

@@ -5,6 +5,7 @@ mod harness;
 mod hook;
 mod mcp;
 mod platforms;
+mod render;
 
 use clap::Parser;
 use std::process::ExitCode;

@@ -176,7 +176,7 @@ fn an_interrupted_first_run_resumes_where_it_stopped() {
     assert_eq!(json["semantic"], true);
     assert_eq!(
         server.embedded_inputs() - first,
-        40 - hipo_core::embed::BATCH + 1
+        40 - hipo_core::EMBED_BATCH + 1
     );
 }
 
@@ -220,7 +220,7 @@ fn a_fact_deep_in_a_long_section_is_found_by_its_passage() {
     assert!(
         inputs
             .iter()
-            .all(|t| t.len() <= hipo_core::embed::text::PIECE_BYTES)
+            .all(|t| t.len() <= hipo_core::internals::PIECE_BYTES)
     );
     // Hybrid too: lexically nothing says automobile.
     let (_, json, _) = search(&p, &server.url, &["--embed-model", "fake", "automobile"]);

@@ -138,9 +138,9 @@ fn root_md_holds_its_cap_after_a_day_of_ten_thousand_entries() {
     assert!(code == 0 || code == 1, "{out}{err}");
     let root = p.read("memory/ROOT.md");
     assert!(
-        hipo_core::markdown::estimate_tokens(&root) <= 3000,
+        hipo_core::estimate_tokens(&root) <= 3000,
         "{} tokens, {} bytes",
-        hipo_core::markdown::estimate_tokens(&root),
+        hipo_core::estimate_tokens(&root),
         root.len()
     );
     assert!(root.contains("## Active Context"), "{root}");

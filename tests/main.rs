@@ -33,7 +33,6 @@ mod openclaw;
 mod opencode;
 mod outputs;
 mod private;
-mod properties;
 mod recall;
 mod root;
 mod root_context;

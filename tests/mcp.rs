@@ -114,9 +114,9 @@ fn each_tool_answers_on_the_sample() {
     );
     assert!(pack.contains("memory/2027-01-08.md:3"), "{pack}");
     assert!(
-        hipo_core::markdown::estimate_tokens(&pack) <= 140,
+        hipo_core::estimate_tokens(&pack) <= 140,
         "{}: {pack}",
-        hipo_core::markdown::estimate_tokens(&pack)
+        hipo_core::estimate_tokens(&pack)
     );
 
     // checkpoint: appended, then found by search and timeline.

@@ -19,10 +19,10 @@
 use crate::common;
 use common::Project;
 use common::props::config;
+use hipo_core::CompactOptions;
 use hipo_core::Hipo;
-use hipo_core::compact::Options;
-use hipo_core::progress::NoProgress;
-use hipo_core::summarize::NoneSummarizer;
+use hipo_core::NoProgress;
+use hipo_core::NoneSummarizer;
 use proptest::prelude::*;
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -89,7 +89,7 @@ fn compact(root: &Path, today: chrono::NaiveDate) {
     let hipo = Hipo::open(root).unwrap();
     let session = hipo.lock(Duration::from_secs(30)).unwrap();
     session
-        .compact_with(&NoneSummarizer, &NoProgress, Options::new(today))
+        .compact_with(&NoneSummarizer, &NoProgress, CompactOptions::new(today))
         .unwrap();
 }
 

@@ -175,7 +175,7 @@ fn a_prompt_sharing_one_plain_word_with_a_young_session_memory_gets_nothing() {
     // of the weight of the words the memory holds.
     let hit = &p.hits(&["-n", "1", unrelated])[0];
     assert!(
-        hit["relevance"].as_f64().unwrap() >= f64::from(hipo_core::recall::DEFAULT_FLOOR),
+        hit["relevance"].as_f64().unwrap() >= f64::from(hipo_core::DEFAULT_FLOOR),
         "{hit}"
     );
     assert!(hit["coverage"].as_f64().unwrap() >= 0.99, "{hit}");

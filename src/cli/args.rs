@@ -3,7 +3,7 @@
 use crate::platforms::PlatformRef;
 use chrono::NaiveDate;
 use clap::{Parser, Subcommand};
-use hipo_core::llm::{Backend, LlmLayer};
+use hipo_core::{LlmBackend as Backend, LlmLayer};
 use std::path::PathBuf;
 
 /// Long-term memory for AI agents: Markdown logs, an incremental summary
@@ -130,8 +130,8 @@ pub enum Command {
     /// Git's merge driver for memory files (registered by `hipo init --share`): merges into OURS, never leaving conflict markers.
     MergeDriver {
         /// raw (a raw log: both sides' entries, each whole) or derived (a node, ROOT.md, the trigger state).
-        #[arg(value_parser = clap::value_parser!(hipo_core::team::Kind))]
-        kind: hipo_core::team::Kind,
+        #[arg(value_parser = clap::value_parser!(hipo_core::ShareKind))]
+        kind: hipo_core::ShareKind,
         /// The common ancestor's version (git's %O).
         base: PathBuf,
         /// Ours (%A): the result is written here.
@@ -339,7 +339,7 @@ pub struct RecallArgs {
     #[arg(required = true, allow_hyphen_values = true)]
     pub query: Vec<String>,
     /// Tokens the pack may hold (about 4 ASCII bytes a token).
-    #[arg(long, default_value_t = hipo_core::recall::DEFAULT_BUDGET)]
+    #[arg(long, default_value_t = hipo_core::DEFAULT_BUDGET)]
     pub budget: usize,
     /// The relevance a passage holding a fifth of the question must reach,
     /// or the pack is empty (default: the config's `recall.floor`, else
@@ -356,7 +356,7 @@ pub struct EmbedArgs {
     /// lexical (BM25), hybrid (BM25 fused with vectors) or vector
     /// [default: hybrid when an embedding model is set, else lexical].
     #[arg(long, value_name = "MODE")]
-    pub mode: Option<hipo_core::embed::Mode>,
+    pub mode: Option<hipo_core::SearchMode>,
     /// Ollama embedding model (all-minilm, nomic-embed-text, bge-m3…).
     #[arg(long, env = "HIPO_EMBED_MODEL", value_name = "NAME")]
     pub embed_model: Option<String>,
@@ -368,8 +368,8 @@ pub struct EmbedArgs {
 impl EmbedArgs {
     /// The flags (each over its environment variable) as the layer over
     /// the config's `search.embed.*`.
-    pub fn overrides(&self) -> hipo_core::embed::EmbedLayer {
-        hipo_core::embed::EmbedLayer {
+    pub fn overrides(&self) -> hipo_core::EmbedLayer {
+        hipo_core::EmbedLayer {
             model: self.embed_model.clone(),
             mode: self.mode,
             host: self.host.clone(),

@@ -5,8 +5,8 @@ use super::args::CheckpointArgs;
 use super::output::print_json;
 use super::{Ctx, exit};
 use anyhow::{Context, Result};
-use hipo_core::journal::Entry;
-use hipo_core::markdown::EntryType;
+use hipo_core::Entry;
+use hipo_core::EntryType;
 use std::io::Read;
 
 pub fn run(ctx: &Ctx, args: &CheckpointArgs) -> Result<u8> {

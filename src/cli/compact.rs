@@ -4,17 +4,17 @@ use super::args::CompactArgs;
 use super::output::{Bar, compact_code, print_json, report_problems};
 use super::{Ctx, settings};
 use anyhow::Result;
-use hipo_core::compact::Options;
-use hipo_core::facade::Compacted;
+use hipo_core::CompactOptions;
+use hipo_core::Compacted;
 
 pub fn run(ctx: &Ctx, args: &CompactArgs) -> Result<u8> {
     let hipo = ctx.hipo()?;
     let llm = settings(&hipo, &args.llm)?;
     let session = hipo.lock(ctx.lock_wait())?;
-    let options = Options {
+    let options = CompactOptions {
         dry_run: args.dry_run,
         resummarize: args.resummarize,
-        ..Options::new(ctx.today())
+        ..CompactOptions::new(ctx.today())
     };
     let done = session.compact(&llm, &Bar::summarising(), options)?;
     // After the run: one answered from its settled record never opens the
@@ -31,10 +31,7 @@ pub fn print(ctx: &Ctx, done: &Compacted) -> Result<u8> {
     if ctx.json {
         print_json(done)?;
     } else {
-        print!(
-            "{}",
-            hipo_core::render::compact_report(ctx.style, &done.report)
-        );
+        print!("{}", crate::render::compact_report(ctx.style, &done.report));
         if let Some(s) = &done.llm {
             println!(
                 "llm: {} call(s), {} cached, {} prompt + {} output tokens, {:.1} s in the model",

@@ -4,7 +4,7 @@ use super::Ctx;
 use super::args::EvalArgs;
 use super::output::{Bar, print_json, report_sync, search_code};
 use anyhow::Result;
-use hipo_core::eval::{Change, Metrics, Report};
+use hipo_core::{EvalChange as Change, EvalMetrics as Metrics, EvalReport as Report};
 use std::collections::BTreeMap;
 
 /// The report, and its change against a baseline when given.
@@ -20,7 +20,7 @@ struct Json<'a> {
 }
 
 pub fn run(ctx: &Ctx, args: &EvalArgs) -> Result<u8> {
-    let cases = hipo_core::eval::load(&args.fixture)?;
+    let cases = hipo_core::load_eval_cases(&args.fixture)?;
     let hipo = ctx.hipo()?.with_embed(args.embed.overrides());
     let mut ks = args.k.clone();
     ks.retain(|k| *k > 0);
@@ -32,7 +32,7 @@ pub fn run(ctx: &Ctx, args: &EvalArgs) -> Result<u8> {
     let (report, searcher) = hipo.eval(&cases, &ks, ctx.lock_wait(), &Bar::indexing())?;
     report_sync(&searcher);
     let change = match &args.baseline {
-        Some(path) => Some(hipo_core::eval::compare(&report, path)?),
+        Some(path) => Some(hipo_core::compare_eval(&report, path)?),
         None => None,
     };
     if ctx.json {
@@ -96,7 +96,7 @@ fn print_table(report: &Report, change: Option<&BTreeMap<String, Change>>) {
         let mrr = cell(m.mrr, c.map(|c| c.mrr.0));
         println!("{name:<16} {:>5}  {r}  {mrr:>width$}", m.cases);
     };
-    row(hipo_core::eval::ALL, &report.overall);
+    row(hipo_core::EVAL_ALL, &report.overall);
     for (g, m) in &report.groups {
         row(g, m);
     }

@@ -4,7 +4,7 @@ use super::args::ExportArgs;
 use super::output::Bar;
 use super::{Ctx, exit};
 use anyhow::Result;
-use hipo_core::index::ExportOptions;
+use hipo_core::ExportOptions;
 
 pub fn run(ctx: &Ctx, args: &ExportArgs) -> Result<u8> {
     let options = ExportOptions {

@@ -4,15 +4,13 @@
 
 use super::{Ctx, exit};
 use anyhow::Result;
-use hipo_core::search::get::Lines;
+use hipo_core::Lines;
 use serde::ser::{Error as _, SerializeSeq, SerializeStruct};
 use std::cell::RefCell;
 use std::io::Write;
 
 pub fn run(ctx: &Ctx, target: &str) -> Result<u8> {
-    let lines = ctx
-        .hipo()?
-        .get_lines(&hipo_core::search::get::parse(target)?)?;
+    let lines = ctx.hipo()?.get_lines(&hipo_core::parse_target(target)?)?;
     // Stdout is line-buffered: a write per line (or per JSON token) took
     // twice as long for a big file.
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
@@ -32,7 +30,7 @@ pub fn run(ctx: &Ctx, target: &str) -> Result<u8> {
     Ok(exit::OK)
 }
 
-/// [`hipo_core::search::get::Slice`]'s JSON (the same fields in the same
+/// [`hipo_core::Slice`]'s JSON (the same fields in the same
 /// order), its lines written as they are read. Serializing takes the lines,
 /// so it can be done once.
 struct Streamed(RefCell<Option<Lines>>);

@@ -30,7 +30,7 @@ fn try_run(ctx: &Ctx, platform: PlatformRef, event: Event) -> anyhow::Result<()>
         lock_wait: ctx.lock_wait().min(std::time::Duration::from_secs(10)),
         recall_tokens: recall.budget_tokens,
         recall_floor: recall.floor,
-        ..Settings::new(ctx.today(), hipo_core::facade::clock_on(ctx.today()))
+        ..Settings::new(ctx.today(), hipo_core::clock_on(ctx.today()))
     };
     let outcome = hook::run(&hipo, platform, event, &input, &settings)?;
     finish(&hipo, &outcome, settings.today);

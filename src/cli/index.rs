@@ -4,7 +4,7 @@ use super::Ctx;
 use super::args::EmbedArgs;
 use super::output::{Bar, print_json, report_sync, search_code};
 use anyhow::Result;
-use hipo_core::index::{IndexStats, SyncReport};
+use hipo_core::{IndexStats, SyncReport};
 use std::time::Instant;
 
 pub fn run(ctx: &Ctx, embed: &EmbedArgs) -> Result<u8> {

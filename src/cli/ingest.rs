@@ -9,7 +9,7 @@ use super::output::print_json;
 use super::{Ctx, exit};
 use crate::platforms::{IngestAsk, PlatformRef};
 use anyhow::Result;
-use hipo_core::ingest::Ingested;
+use hipo_core::Ingested;
 use std::path::PathBuf;
 
 pub fn run(

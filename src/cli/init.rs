@@ -46,7 +46,7 @@ pub fn run(ctx: &Ctx, chosen: &[PlatformRef], share: bool) -> Result<u8> {
         #[derive(serde::Serialize)]
         struct Out<'a> {
             #[serde(flatten)]
-            layout: &'a hipo_core::facade::InitReport,
+            layout: &'a hipo_core::InitReport,
             platforms: &'a [Report],
         }
         print_json(&Out {
@@ -89,7 +89,7 @@ pub fn doctor(ctx: &Ctx) -> Result<u8> {
     let codex_home = std::env::var_os("CODEX_HOME")
         .map(std::path::PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".codex")));
-    let due = hipo.compaction_due(hipo_core::facade::clock_on(ctx.today()));
+    let due = hipo.compaction_due(hipo_core::clock_on(ctx.today()));
     let env = DoctorEnv { codex_home };
     let findings = platforms::doctor(hipo.root(), hipo.config(), &due, &env);
     if ctx.json {

@@ -5,14 +5,14 @@ use super::args::LlmArgs;
 use super::output::print_json;
 use super::{Ctx, exit};
 use anyhow::Result;
-use hipo_core::llm::{self, Backend, LlmLayer};
+use hipo_core::{LlmBackend as Backend, LlmLayer};
 
 pub fn run(ctx: &Ctx, args: &LlmArgs) -> Result<u8> {
     // Outside a project the config's defaults apply.
     let config = match ctx.hipo() {
         Ok(hipo) => hipo.config().clone(),
         Err(e) if matches!(e.downcast_ref(), Some(hipo_core::Error::NoProject(_))) => {
-            hipo_core::config::Config::default()
+            hipo_core::Config::default()
         }
         Err(e) => return Err(e),
     };
@@ -21,9 +21,9 @@ pub fn run(ctx: &Ctx, args: &LlmArgs) -> Result<u8> {
         backend: Some(Backend::None),
         ..args.overrides()
     };
-    let mut settings = llm::resolve(&config.llm, &overrides)?;
+    let mut settings = hipo_core::resolve_llm(&config.llm, &overrides)?;
     settings.backend = Backend::Ollama;
-    let mut report = llm::check(&settings)?;
+    let mut report = hipo_core::check_llm(&settings)?;
     if settings.model.is_empty() {
         const HOW: &str =
             "no model configured: pass --model NAME or set llm.model in hipocampus.config.json";

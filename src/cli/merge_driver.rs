@@ -5,10 +5,10 @@
 
 use super::exit;
 use anyhow::Result;
-use hipo_core::team::{self, Kind};
+use hipo_core::ShareKind as Kind;
 use std::path::Path;
 
 pub fn run(kind: Kind, base: &Path, ours: &Path, theirs: &Path, path: &str) -> Result<u8> {
-    team::merge_files(kind, base, ours, theirs, path)?;
+    hipo_core::merge_files(kind, base, ours, theirs, path)?;
     Ok(exit::OK)
 }

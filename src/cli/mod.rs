@@ -25,11 +25,11 @@ mod summarize;
 pub use args::Cli;
 use args::{Command, LlmArgs, LlmCommand};
 
+use crate::render::Style;
 use anyhow::Result;
 use chrono::NaiveDate;
 use hipo_core::Hipo;
-use hipo_core::llm::Settings;
-use hipo_core::render::Style;
+use hipo_core::LlmSettings as Settings;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -115,7 +115,7 @@ impl Ctx {
 /// The model settings for this run: the project's config merged with the
 /// flags and their environment variables.
 pub fn settings(hipo: &Hipo, llm: &LlmArgs) -> Result<Settings> {
-    Ok(hipo_core::llm::resolve(
+    Ok(hipo_core::resolve_llm(
         &hipo.config().llm,
         &llm.overrides(),
     )?)

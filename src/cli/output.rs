@@ -1,9 +1,9 @@
 //! What every subcommand prints the same way: styling, JSON, the progress
 //! bar, and the warnings and problems a run reports on stderr.
 
-use hipo_core::compact::Report;
-use hipo_core::progress::{Event, Progress, Task};
-use hipo_core::render::Style;
+use crate::render::Style;
+use hipo_core::CompactReport as Report;
+use hipo_core::{Event, Progress, Task};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 
@@ -79,7 +79,7 @@ impl Progress for Bar {
                     )
                     .unwrap_or_else(|_| ProgressStyle::default_bar()),
                 );
-                if total >= hipo_core::embed::BATCH {
+                if total >= hipo_core::EMBED_BATCH {
                     self.bar.set_draw_target(ProgressDrawTarget::stderr());
                 }
                 self.bar.set_length(total as u64);
@@ -125,7 +125,7 @@ pub fn compact_code(report: &Report) -> u8 {
 }
 
 /// What a search's index sync has to say, on stderr.
-pub fn report_sync(searcher: &hipo_core::facade::Searcher) {
+pub fn report_sync(searcher: &hipo_core::Searcher) {
     for w in searcher.warnings() {
         eprintln!("hipo: {w}");
     }
@@ -146,7 +146,7 @@ pub fn report_sync(searcher: &hipo_core::facade::Searcher) {
 }
 
 /// Exit code for a command that searched: 1 when files were skipped.
-pub fn search_code(searcher: &hipo_core::facade::Searcher) -> u8 {
+pub fn search_code(searcher: &hipo_core::Searcher) -> u8 {
     if searcher.skipped_files() {
         super::exit::PROBLEMS
     } else {

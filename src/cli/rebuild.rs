@@ -4,7 +4,7 @@ use super::args::LlmArgs;
 use super::output::{Bar, report_sync};
 use super::{Ctx, settings};
 use anyhow::Result;
-use hipo_core::compact::Options;
+use hipo_core::CompactOptions;
 
 pub fn run(ctx: &Ctx, args: &LlmArgs) -> Result<u8> {
     let hipo = ctx.hipo()?;
@@ -23,7 +23,7 @@ pub fn run(ctx: &Ctx, args: &LlmArgs) -> Result<u8> {
         if let Some(w) = session.store_warning()? {
             eprintln!("hipo: {w}");
         }
-        let done = session.compact(&llm, &Bar::summarising(), Options::new(ctx.today()))?;
+        let done = session.compact(&llm, &Bar::summarising(), CompactOptions::new(ctx.today()))?;
         super::compact::print(ctx, &done)?
     };
     let searcher = hipo.index(ctx.lock_wait(), &Bar::indexing())?;

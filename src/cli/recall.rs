@@ -7,7 +7,7 @@ use anyhow::Result;
 
 pub fn run(ctx: &Ctx, args: &RecallArgs) -> Result<u8> {
     let hipo = ctx.hipo()?;
-    let opts = hipo_core::recall::Options {
+    let opts = hipo_core::RecallOptions {
         budget: args.budget,
         floor: args.floor.unwrap_or(hipo.config().recall.floor),
         today: ctx.today(),
@@ -23,7 +23,7 @@ pub fn run(ctx: &Ctx, args: &RecallArgs) -> Result<u8> {
         #[derive(serde::Serialize)]
         struct Out<'a> {
             #[serde(flatten)]
-            pack: &'a hipo_core::recall::Pack,
+            pack: &'a hipo_core::Pack,
             /// With a mode other than lexical: whether vectors ranked.
             #[serde(skip_serializing_if = "Option::is_none")]
             semantic: Option<bool>,
@@ -33,7 +33,7 @@ pub fn run(ctx: &Ctx, args: &RecallArgs) -> Result<u8> {
             semantic: searcher.semantic(),
         })?;
     } else {
-        print!("{}", hipo_core::recall::render(&pack));
+        print!("{}", hipo_core::render_pack(&pack));
     }
     Ok(search_code(&searcher))
 }

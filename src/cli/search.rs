@@ -4,12 +4,12 @@ use super::Ctx;
 use super::args::SearchArgs;
 use super::output::{Bar, print_json, report_sync, search_code};
 use anyhow::Result;
-use hipo_core::search::{self, Hit, query};
+use hipo_core::{Hit, Query, SearchOptions};
 use std::time::Instant;
 
 /// The query with the flag filters applied as if written inline.
-fn parse(args: &SearchArgs) -> hipo_core::Result<query::Query> {
-    let mut q = query::parse(&args.query.join(" "))?;
+fn parse(args: &SearchArgs) -> hipo_core::Result<Query> {
+    let mut q = hipo_core::parse_query(&args.query.join(" "))?;
     let one = |v: &Option<String>| v.iter().cloned().collect::<Vec<_>>();
     for (name, values) in [
         ("type", args.kind.clone()),
@@ -21,7 +21,7 @@ fn parse(args: &SearchArgs) -> hipo_core::Result<query::Query> {
         ("path", args.path.clone()),
     ] {
         for v in values {
-            q.filters.apply(name, &v)?;
+            q.filter(name, &v)?;
         }
     }
     Ok(q)
@@ -30,16 +30,15 @@ fn parse(args: &SearchArgs) -> hipo_core::Result<query::Query> {
 pub fn run(ctx: &Ctx, args: &SearchArgs) -> Result<u8> {
     let start = Instant::now();
     let q = parse(args)?;
-    let opts = search::Options {
+    let opts = SearchOptions {
         limit: args.limit,
         min_score: args.min_score,
         full: args.full,
         snippets: !args.files,
-        ..Default::default()
     };
-    let _all = hipo_core::timing::span("search (command)");
+    let _all = hipo_core::timing_span("search (command)");
     let hipo = {
-        let _s = hipo_core::timing::span("project + config");
+        let _s = hipo_core::timing_span("project + config");
         ctx.hipo()?
     };
     let found = hipo.with_embed(args.embed.overrides()).search(
@@ -49,7 +48,7 @@ pub fn run(ctx: &Ctx, args: &SearchArgs) -> Result<u8> {
         &Bar::indexing(),
     )?;
     report_sync(&found.searcher);
-    let _print = hipo_core::timing::span("render + print");
+    let _print = hipo_core::timing_span("render + print");
     if ctx.json {
         #[derive(serde::Serialize)]
         struct Out<'a> {
@@ -77,7 +76,7 @@ pub fn run(ctx: &Ctx, args: &SearchArgs) -> Result<u8> {
             println!("{}", h.path);
         }
     } else {
-        print!("{}", hipo_core::render::hits(ctx.style, &found.hits, None));
+        print!("{}", crate::render::hits(ctx.style, &found.hits, None));
     }
     Ok(search_code(&found.searcher))
 }

@@ -9,7 +9,7 @@ pub fn run(ctx: &Ctx, args: &LlmArgs) -> Result<u8> {
     let hipo = ctx.hipo()?;
     let llm = settings(&hipo, args)?;
     let today = ctx.today();
-    let now = hipo_core::facade::clock_on(today);
+    let now = hipo_core::clock_on(today);
     let report = hipo.status(&llm, today, now, ctx.lock_wait())?;
     if let Some(w) = &report.store.warning {
         eprintln!("hipo: {w}");
@@ -17,7 +17,7 @@ pub fn run(ctx: &Ctx, args: &LlmArgs) -> Result<u8> {
     if ctx.json {
         print_json(&report)?;
     } else {
-        print!("{}", hipo_core::render::status(ctx.style, &report));
+        print!("{}", crate::render::status(ctx.style, &report));
     }
     Ok(if report.problems.is_empty() {
         exit::OK

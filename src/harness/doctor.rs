@@ -3,7 +3,7 @@
 //! and the action; a clean project says so.
 
 use super::Hook;
-use hipo_core::config::Config;
+use hipo_core::Config;
 use serde::Serialize;
 use serde_json::Value;
 use std::path::Path;
@@ -42,12 +42,7 @@ pub fn installation(out: &mut Vec<Finding>, mcp_registered: bool) {
 
 /// The memory's own checks: the sizes of ROOT.md and the hot files, and
 /// whether a compaction is due.
-pub fn memory(
-    out: &mut Vec<Finding>,
-    root: &Path,
-    config: &Config,
-    due: &hipo_core::status::Triggers,
-) {
+pub fn memory(out: &mut Vec<Finding>, root: &Path, config: &Config, due: &hipo_core::Triggers) {
     sizes(out, root, config);
     if due.due {
         out.push(warn(format!(
@@ -157,8 +152,8 @@ pub fn reachable(cmd: &str) -> bool {
 }
 
 fn sizes(out: &mut Vec<Finding>, root: &Path, config: &Config) {
-    if let Ok(text) = std::fs::read_to_string(root.join(hipo_core::layout::ROOT_PATH)) {
-        let tokens = hipo_core::markdown::estimate_tokens(&text);
+    if let Ok(text) = std::fs::read_to_string(root.join(hipo_core::ROOT_PATH)) {
+        let tokens = hipo_core::estimate_tokens(&text);
         if tokens > config.compaction.root_max_tokens {
             out.push(warn(format!(
                 "memory/ROOT.md is about {tokens} tokens, over rootMaxTokens {}: run `hipo compact`",

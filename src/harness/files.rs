@@ -4,8 +4,8 @@
 //! changes (Codex re-asks the user to trust a hook whose file changed),
 //! and goes through an atomic write.
 
-use hipo_core::error::{Error, Result};
 use hipo_core::write_atomic;
+use hipo_core::{Error, Result};
 use serde_json::{Map, Value};
 use std::path::Path;
 

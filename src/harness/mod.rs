@@ -16,7 +16,7 @@ pub use files::Change;
 pub use share::{check as share_check, install as share};
 
 use files::{json_object, json_text, put, read, with_block, with_hooks};
-use hipo_core::error::Result;
+use hipo_core::Result;
 use serde_json::{Value, json};
 use std::path::Path;
 

@@ -5,13 +5,13 @@
 //! clone (the merge drivers in `.git/config`, the hooks that compact after
 //! a merge or a rebase), so every clone runs `hipo init --share` once and
 //! `hipo doctor` says when one has not. The merges themselves are
-//! `hipo_core::team`'s.
+//! the engine's (`hipo_core::merge_files`).
 
 use super::doctor::{fix, ok, warn};
 use super::files::{put, read};
 use super::{Finding, Report};
-use hipo_core::error::{Error, Result};
-use hipo_core::layout::{CONFIG_FILE, STATE_FILE};
+use hipo_core::{CONFIG_FILE, STATE_FILE};
+use hipo_core::{Error, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -3,9 +3,9 @@
 //! valid form, and the shapes hits are returned in.
 
 use chrono::NaiveDate;
-use hipo_core::error::Error;
-use hipo_core::markdown::EntryType;
-use hipo_core::search::{self, Hit, get::Target, query};
+use hipo_core::EntryType;
+use hipo_core::Error;
+use hipo_core::{Hit, Query, Target};
 use rmcp::ErrorData;
 use rmcp::model::{CallToolResult, ContentBlock};
 use schemars::JsonSchema;
@@ -139,7 +139,7 @@ pub struct SearchArgs {
 }
 
 /// The ranking a `mode` argument asks for (`None`: the server's default).
-fn mode_of(mode: Option<&str>) -> Result<Option<hipo_core::embed::Mode>, ErrorData> {
+fn mode_of(mode: Option<&str>) -> Result<Option<hipo_core::SearchMode>, ErrorData> {
     mode.filter(|m| !m.trim().is_empty())
         .map(|m| m.parse().map_err(|e: String| invalid("mode", e)))
         .transpose()
@@ -147,13 +147,13 @@ fn mode_of(mode: Option<&str>) -> Result<Option<hipo_core::embed::Mode>, ErrorDa
 
 impl SearchArgs {
     /// The ranking asked for (`None`: the server's default).
-    pub(super) fn mode(&self) -> Result<Option<hipo_core::embed::Mode>, ErrorData> {
+    pub(super) fn mode(&self) -> Result<Option<hipo_core::SearchMode>, ErrorData> {
         mode_of(self.mode.as_deref())
     }
 
     /// The query with the filters applied, or the argument that is wrong.
-    pub(super) fn query(&self) -> Result<query::Query, ErrorData> {
-        let mut q = query::parse(&self.query).map_err(|e| invalid("query", e))?;
+    pub(super) fn query(&self) -> Result<Query, ErrorData> {
+        let mut q = hipo_core::parse_query(&self.query).map_err(|e| invalid("query", e))?;
         for (name, value) in [
             ("type", &self.kind),
             ("level", &self.level),
@@ -164,8 +164,7 @@ impl SearchArgs {
             ("path", &self.path),
         ] {
             if let Some(v) = value.as_deref().filter(|v| !v.trim().is_empty()) {
-                q.filters
-                    .apply(name, v.trim())
+                q.filter(name, v.trim())
                     .map_err(|e| invalid(name, strip_query_prefix(&e)))?;
             }
         }
@@ -275,7 +274,7 @@ impl GetArgs {
             )),
             (None, Some(id)) => {
                 let id = format!("#{}", id.trim().trim_start_matches('#'));
-                search::get::parse(&id).map_err(|e| invalid("id", strip_query_prefix(&e)))
+                hipo_core::parse_target(&id).map_err(|e| invalid("id", strip_query_prefix(&e)))
             }
             (Some(path), None) => {
                 if self.line == Some(0) {
@@ -316,7 +315,7 @@ pub struct RecallArgs {
 
 impl RecallArgs {
     /// The ranking asked for (`None`: the server's default).
-    pub(super) fn mode(&self) -> Result<Option<hipo_core::embed::Mode>, ErrorData> {
+    pub(super) fn mode(&self) -> Result<Option<hipo_core::SearchMode>, ErrorData> {
         mode_of(self.mode.as_deref())
     }
 }

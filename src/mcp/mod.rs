@@ -10,7 +10,7 @@
 //!   attach.
 //! - `frames`: the lines between the client and the SDK (parse errors and
 //!   a nameless `tools/call` answered as JSON-RPC says).
-//! - `progress`: the engine's [`hipo_core::progress::Progress`] events as
+//! - `progress`: the engine's [`hipo_core::Progress`] events as
 //!   MCP progress notifications.
 //!
 //! The engine's blocking work (search, compact, append) runs on tokio's

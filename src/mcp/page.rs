@@ -5,8 +5,8 @@
 //! word (Claude Code warns above 10,000 tokens of tool output). The page
 //! says where it stopped and how to read on.
 
-use hipo_core::error::Result;
-use hipo_core::search::get::Lines;
+use hipo_core::Lines;
+use hipo_core::Result;
 
 /// Lines a page holds at most (as many as Claude Code's own file reader).
 pub const MAX_LINES: usize = 2_000;

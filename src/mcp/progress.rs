@@ -8,7 +8,7 @@
 //! done over the whole call (a compaction summarises level after level,
 //! each a batch of its own), and one is sent when a unit finishes.
 
-use hipo_core::progress::{Event, Progress};
+use hipo_core::{Event, Progress};
 use rmcp::model::{ProgressNotificationParam, ProgressToken};
 use rmcp::{Peer, RoleServer};
 use std::sync::Mutex;

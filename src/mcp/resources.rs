@@ -5,7 +5,7 @@
 //! hipo shows.
 
 use hipo_core::read_utf8;
-use hipo_core::redact::redact;
+use hipo_core::redact;
 use rmcp::ErrorData;
 use rmcp::model::{ReadResourceResult, Resource, ResourceContents};
 use std::path::Path;

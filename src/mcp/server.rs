@@ -8,9 +8,9 @@
 
 use super::{frames, resources};
 use chrono::NaiveDate;
+use hipo_core::Error;
 use hipo_core::Hipo;
-use hipo_core::error::Error;
-use hipo_core::llm::{LlmLayer, Settings};
+use hipo_core::{LlmLayer, LlmSettings as Settings};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{
@@ -42,7 +42,7 @@ pub struct Config {
     pub llm: LlmLayer,
     /// Embedding settings over the project's `search.embed.*` (searches):
     /// the same the CLI's flags and environment give.
-    pub embed: hipo_core::embed::EmbedLayer,
+    pub embed: hipo_core::EmbedLayer,
     /// How long writes wait for the project lock.
     pub lock_wait: Duration,
 }
@@ -62,7 +62,7 @@ impl Config {
             cwd,
             today: None,
             llm: LlmLayer::default(),
-            embed: hipo_core::embed::EmbedLayer::default(),
+            embed: hipo_core::EmbedLayer::default(),
             lock_wait: LOCK_WAIT,
         }
     }
@@ -127,7 +127,7 @@ impl Server {
 
     /// The model settings for compact and status.
     pub(super) fn settings(&self, hipo: &Hipo) -> hipo_core::Result<Settings> {
-        hipo_core::llm::resolve(&hipo.config().llm, &self.shared.config.llm)
+        hipo_core::resolve_llm(&hipo.config().llm, &self.shared.config.llm)
     }
 }
 

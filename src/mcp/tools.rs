@@ -7,11 +7,11 @@
 use super::page::page;
 use super::progress;
 use super::server::Server;
-use hipo_core::error::Error;
-use hipo_core::journal::Entry;
-use hipo_core::progress::NoProgress;
-use hipo_core::render::{self, Style};
-use hipo_core::search::{self, get::Target, query};
+use crate::render::{self, Style};
+use hipo_core::Entry;
+use hipo_core::Error;
+use hipo_core::NoProgress;
+use hipo_core::{SearchOptions, Target};
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::RequestMetaObject;
 use rmcp::{Peer, RoleServer, tool, tool_router};
@@ -35,7 +35,7 @@ impl Server {
         };
         let wait = self.read_wait();
         let found = blocking(move || {
-            let opts = search::Options {
+            let opts = SearchOptions {
                 limit,
                 ..Default::default()
             };
@@ -104,7 +104,7 @@ impl Server {
         if args.request.trim().is_empty() {
             return Err(invalid("request", "empty; say what you need to remember"));
         }
-        query::parse(&args.request).map_err(|e| invalid("request", e))?;
+        hipo_core::parse_query(&args.request).map_err(|e| invalid("request", e))?;
         let mode = args.mode()?;
         let budget = match args.budget {
             None => 1500,
@@ -123,7 +123,7 @@ impl Server {
         let wait = self.read_wait();
         // Asked for explicitly, the pack never abstains: the floor is for
         // recall nobody asked for (the prompt hook).
-        let opts = hipo_core::recall::Options {
+        let opts = hipo_core::RecallOptions {
             budget,
             floor: 0.0,
             today: chrono::Local::now().date_naive(),
@@ -138,7 +138,7 @@ impl Server {
         };
         let warnings = warnings_of(&searcher);
         let mut out = freshness(searcher.is_fresh(), &warnings);
-        let pack_text = hipo_core::recall::render(&pack);
+        let pack_text = hipo_core::render_pack(&pack);
         if pack_text.is_empty() {
             out.push_str("nothing in memory matches that request\n");
         }
@@ -239,9 +239,9 @@ impl Server {
         };
         let (notifier, forwarder) = progress::channel(peer, meta.get_progress_token());
         let notifier = Arc::new(notifier);
-        let options = hipo_core::compact::Options {
+        let options = hipo_core::CompactOptions {
             dry_run: args.dry_run.unwrap_or(false),
-            ..hipo_core::compact::Options::new(today)
+            ..hipo_core::CompactOptions::new(today)
         };
         let done = blocking(move || {
             let session = hipo.lock(wait)?;
@@ -322,7 +322,7 @@ impl Server {
 
 /// What a searcher has to tell the agent: a stale index, and a configured
 /// embedding model that failed (the results are then lexical).
-fn warnings_of(searcher: &hipo_core::facade::Searcher) -> Vec<String> {
+fn warnings_of(searcher: &hipo_core::Searcher) -> Vec<String> {
     let mut warnings = searcher.warnings().to_vec();
     warnings.extend(
         searcher

@@ -12,8 +12,8 @@ mod openclaw;
 mod opencode;
 
 use crate::harness::{self, Finding, Report};
-use hipo_core::error::{Error, Result};
-use hipo_core::ingest::Source;
+use hipo_core::Source;
+use hipo_core::{Error, Result};
 use std::path::{Path, PathBuf};
 
 /// An agent platform.
@@ -194,8 +194,8 @@ pub fn personal_files() -> Vec<&'static str> {
 /// `hipo doctor`: every platform's checks, then the common ones.
 pub fn doctor(
     root: &Path,
-    config: &hipo_core::config::Config,
-    due: &hipo_core::status::Triggers,
+    config: &hipo_core::Config,
+    due: &hipo_core::Triggers,
     env: &DoctorEnv,
 ) -> Vec<Finding> {
     let mut out = Vec::new();

@@ -109,7 +109,7 @@ fn io_hint(e: &std::io::Error) -> &'static str {
 /// Why a disk refused a write: hipo cannot fix either, and a reader
 /// answers from what it has ([`Error::refusal`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Refusal {
+pub(crate) enum Refusal {
     /// No space left (or the quota reached).
     Full,
     /// A read-only mount, or no permission to write there.
@@ -194,7 +194,7 @@ impl Error {
 
     /// Whether a disk refused a write somewhere under this error (full,
     /// or read only): [`Refusal::under`].
-    pub fn refusal(&self) -> Option<Refusal> {
+    pub(crate) fn refusal(&self) -> Option<Refusal> {
         Refusal::under(self)
     }
 

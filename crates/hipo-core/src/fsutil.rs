@@ -174,13 +174,6 @@ fn lock_trace() -> bool {
     *ON.get_or_init(|| std::env::var_os(LOCK_TRACE_ENV).is_some_and(|v| v == "1"))
 }
 
-impl ProjectLock {
-    /// How long taking the lock waited for another hipo process.
-    pub fn waited(&self) -> Duration {
-        self.waited
-    }
-}
-
 impl Drop for ProjectLock {
     fn drop(&mut self) {
         if lock_trace() {

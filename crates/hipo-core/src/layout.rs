@@ -111,12 +111,12 @@ impl DocLevel {
     }
 
     /// Lower is more specific: where a duplicated passage is shown.
-    pub fn rank(self) -> u64 {
+    pub(crate) fn rank(self) -> u64 {
         self as u64
     }
 
     /// The level of a scanned path.
-    pub fn of(kind: PathKind) -> DocLevel {
+    pub(crate) fn of(kind: PathKind) -> DocLevel {
         match kind {
             PathKind::Raw(_) => DocLevel::Raw,
             PathKind::Node(NodeId::Daily(_)) => DocLevel::Daily,
@@ -318,7 +318,7 @@ impl NodeId {
 
 /// What a project-relative path is, by name alone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PathKind {
+pub(crate) enum PathKind {
     /// `memory/YYYY-MM-DD.md`
     Raw(NaiveDate),
     /// A compaction node.

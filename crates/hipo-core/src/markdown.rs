@@ -10,10 +10,7 @@ use serde::{Deserialize, Serialize};
 mod fence;
 mod frontmatter;
 pub use fence::{HeadingScan, headings, without_ending};
-pub use frontmatter::{
-    Document, Frontmatter, FrontmatterError, Spelled, Spelling, Status, parse_document,
-    split_frontmatter,
-};
+pub use frontmatter::{Frontmatter, Spelling, Status, parse_document, split_frontmatter};
 
 /// The type tag of an entry heading; untagged entries are `project`.
 #[derive(
@@ -203,20 +200,6 @@ pub fn line_count(text: &str) -> usize {
     text.lines().count()
 }
 
-/// Removes a leading `# title` line (and the blank lines after it), used when
-/// concatenating children under their own period headings.
-pub fn strip_title(body: &str) -> &str {
-    let trimmed = body.trim_start_matches(['\n', '\r']);
-    if trimmed.starts_with("# ") {
-        match trimmed.find('\n') {
-            Some(nl) => trimmed[nl + 1..].trim_start_matches(['\n', '\r']),
-            None => "",
-        }
-    } else {
-        trimmed
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -287,12 +270,6 @@ mod tests {
         assert_eq!(topics[0].render(), "deploy-creds-redacted [project]");
         let slug = Topic::parse("deploy-creds-sk-proj-abcdefghijklmnopqrstuvwx12 [project]");
         assert_eq!(slug.unwrap().keyword, "deploy-creds-redacted");
-    }
-
-    #[test]
-    fn strips_title() {
-        assert_eq!(strip_title("# 2026-03-15\n\n## A\n"), "## A\n");
-        assert_eq!(strip_title("## A\n"), "## A\n");
     }
 
     #[test]

@@ -7,9 +7,9 @@
 use super::{DoctorEnv, Found, HookGiven, IngestAsk, Platform};
 use crate::harness::files::{json_object, json_text, put, read};
 use crate::harness::{self, Finding, Hook, HooksFile, HooksFilePlatform, Protocol, Report, texts};
-use hipo_core::error::{Error, Result};
-use hipo_core::ingest::{Format, Source};
-use hipo_core::layout::ROOT_PATH;
+use hipo_core::ROOT_PATH;
+use hipo_core::{Error, Result};
+use hipo_core::{Format, Source};
 use serde_json::{Value, json};
 use std::path::Path;
 

@@ -11,8 +11,8 @@ use super::{DoctorEnv, Found, HookGiven, IngestAsk, Platform};
 use crate::harness::doctor::fix;
 use crate::harness::files::{put, read, with_marked};
 use crate::harness::{self, Change, Finding, Hook, HooksFile, HooksFilePlatform, Protocol, Report};
-use hipo_core::error::Result;
-use hipo_core::ingest::{Format, Source};
+use hipo_core::Result;
+use hipo_core::{Format, Source};
 use std::path::Path;
 
 #[derive(Debug)]

@@ -18,7 +18,7 @@ use super::{NAME, state_dir};
 use crate::harness::doctor::{fix, warn};
 use crate::harness::files::{self, json_text, put, read};
 use crate::harness::{Change, Finding, Report, texts};
-use hipo_core::error::Result;
+use hipo_core::Result;
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
 
@@ -55,7 +55,7 @@ pub fn install(root: &Path, bin: &str) -> Result<Report> {
     }
     // An existing MEMORY.md gains the section, filled from ROOT.md now
     // rather than at the next compaction.
-    if let Ok(root_md) = std::fs::read_to_string(root.join(hipo_core::layout::ROOT_PATH)) {
+    if let Ok(root_md) = std::fs::read_to_string(root.join(hipo_core::ROOT_PATH)) {
         let before = read(&root.join("MEMORY.md"))?;
         hipo_core::sync_memory_md(root, &root_md)?;
         let created = report

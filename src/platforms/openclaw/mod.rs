@@ -11,8 +11,8 @@ mod install;
 
 use super::{DoctorEnv, Found, HookGiven, IngestAsk, Platform};
 use crate::harness::{Finding, Report};
-use hipo_core::error::{Error, Result};
-use hipo_core::ingest::{Format, Source, openclaw::is_store};
+use hipo_core::{Error, Result};
+use hipo_core::{Format, Source, is_openclaw_store as is_store};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug)]

@@ -17,7 +17,7 @@ use crate::harness::doctor::{fix, ok, reachable, warn};
 use crate::harness::files::{Change, put, read};
 use crate::harness::jsonc;
 use crate::harness::{Finding, Report};
-use hipo_core::error::{Error, Result};
+use hipo_core::{Error, Result};
 use serde_json::{Value, json};
 use std::path::Path;
 

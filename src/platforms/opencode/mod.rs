@@ -8,8 +8,8 @@ mod install;
 
 use super::{DoctorEnv, Found, HookGiven, IngestAsk, Platform};
 use crate::harness::{self, Finding, Protocol, Report};
-use hipo_core::error::{Error, Result};
-use hipo_core::ingest::{Format, Source, opencode};
+use hipo_core::{Error, Result};
+use hipo_core::{Format, Source};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug)]
@@ -99,7 +99,7 @@ impl Platform for OpenCode {
         let mut note = None;
         let ids = if ask.sessions.is_empty() {
             let root = root.canonicalize().map_err(|e| Error::io(root, e))?;
-            let found = opencode::sessions_in(&db, &root)?;
+            let found = hipo_core::opencode_sessions_in(&db, &root)?;
             if found.is_empty() {
                 note = Some(format!("no OpenCode session ran in {}", root.display()));
             }

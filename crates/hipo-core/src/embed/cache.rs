@@ -276,12 +276,8 @@ impl VectorCache {
         }
     }
 
-    /// The model the vectors are of.
-    pub fn model(&self) -> &str {
-        &self.model
-    }
-
     /// Rows (passages) held.
+    #[cfg(any(test, feature = "internals"))]
     pub fn len(&self) -> usize {
         self.records.len()
     }
@@ -292,6 +288,7 @@ impl VectorCache {
     }
 
     /// No rows yet.
+    #[cfg(any(test, feature = "internals"))]
     pub fn is_empty(&self) -> bool {
         self.records.is_empty()
     }

@@ -27,8 +27,9 @@ use crate::config::{Config, DEFAULT_TIMEOUT_S};
 use crate::error::{Error, Result};
 use crate::index::SearchIndex;
 use crate::progress::{Event, Progress, Task};
+pub use crate::search::vectors::Mode;
+pub(crate) use crate::search::vectors::Nearest;
 use crate::search::vectors::ToEmbed;
-pub use crate::search::vectors::{Mode, Nearest};
 use cache::VectorCache;
 use client::Embedder;
 use std::path::Path;
@@ -36,7 +37,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 /// Passages sent per `/api/embed` request (a section's passages go in
-/// one request, so a request may hold up to [`text::MAX_PIECES`] + 1 more):
+/// one request, so a request may hold up to `text::MAX_PIECES` + 1 more):
 /// one request's work is what an interruption can lose.
 pub const BATCH: usize = 32;
 /// Sections nearest the question kept for fusion.
@@ -198,10 +199,6 @@ impl Semantic {
             done,
             None,
         ))
-    }
-
-    pub fn mode(&self) -> Mode {
-        self.mode
     }
 
     /// Whether searches use vectors (false once the model failed).

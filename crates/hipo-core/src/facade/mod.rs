@@ -6,6 +6,11 @@
 //! never wait long on a writer. [`Session`] holds the project lock: every
 //! operation that writes (compact, append, summarize) is a method of it,
 //! so the type system says who may write.
+//!
+//! These types, with the option and result types of their methods, are
+//! the crate's whole public surface (re-exported flat at its root; every
+//! other module is private). Nothing below the facade imports it: it
+//! composes `recall`, `status` and the rest, handing each what it needs.
 
 mod read;
 mod session;
@@ -104,7 +109,7 @@ impl Hipo {
 
     /// The embedding settings searches use: the config with this handle's
     /// layer over it (a mode needing a model without one is a usage error).
-    pub fn embed_settings(&self) -> Result<embed::Settings> {
+    pub(crate) fn embed_settings(&self) -> Result<embed::Settings> {
         embed::resolve(&self.config, &self.embed)
     }
 
@@ -156,7 +161,7 @@ impl Hipo {
     }
 
     /// [`Hipo::searcher`] in `mode` when given, else the configured one.
-    pub fn searcher_in(
+    pub(crate) fn searcher_in(
         &self,
         mode: Option<embed::Mode>,
         wait: Duration,
@@ -234,7 +239,7 @@ impl Hipo {
     }
 
     /// Writes every section's documents, as the index holds them but with
-    /// their (redacted) text, to `out` as NDJSON ([`index::export`]):
+    /// their (redacted) text, to `out` as NDJSON (`index::export`):
     /// streamed, a file at a time. Reads the Markdown only, so it takes no
     /// lock and needs no index.
     pub fn export(
@@ -252,7 +257,7 @@ impl Hipo {
     }
 
     /// [`Hipo::get`] with the target already parsed.
-    pub fn get_target(&self, target: &get::Target) -> Result<get::Slice> {
+    pub(crate) fn get_target(&self, target: &get::Target) -> Result<get::Slice> {
         get::get(&self.root, target)
     }
 
@@ -263,7 +268,7 @@ impl Hipo {
     }
 
     /// The raw logs' entries and the tree's nodes between `from` and `to`
-    /// (inclusive), newest first; see [`crate::timeline`].
+    /// (inclusive), newest first (`timeline`).
     pub fn timeline(
         &self,
         from: chrono::NaiveDate,
@@ -273,7 +278,7 @@ impl Hipo {
         crate::timeline::timeline(&self.root, from, to, kind)
     }
 
-    /// The context pack for `query` ([`crate::recall`]): empty when
+    /// The context pack for `query` (`recall`): empty when
     /// nothing reaches the floor.
     pub fn recall(
         &self,
@@ -361,17 +366,23 @@ impl Searcher {
     /// nearest sections rank too (fused or alone, as the mode says); a
     /// model that fails leaves this and later searches lexical.
     pub fn search(&self, q: &Query, opts: &search::Options) -> Result<Vec<Hit>> {
-        let mut opts = opts.clone();
-        if opts.nearest.is_none()
-            && let Some(semantic) = &self.semantic
+        let mut nearest = None;
+        if let Some(semantic) = &self.semantic
             && !q.text.is_empty()
         {
             match semantic.nearest(&q.text.join(" ")) {
-                Ok(near) => opts.nearest = near,
+                Ok(near) => nearest = near,
                 Err(why) => self.note(why),
             }
         }
-        search::search_with(&self.fresh.index, &self.root, q, &opts, self.is_fresh())
+        search::search_with(
+            &self.fresh.index,
+            &self.root,
+            q,
+            opts,
+            nearest.as_ref(),
+            self.is_fresh(),
+        )
     }
 
     /// The share of `prompt`'s weight in words this memory holds

@@ -74,11 +74,6 @@ impl<'h> Session<'h> {
         })
     }
 
-    /// How long taking the project lock waited for another process.
-    pub fn lock_waited(&self) -> std::time::Duration {
-        self._lock.waited()
-    }
-
     /// The project root.
     pub fn root(&self) -> &Path {
         &self.hipo.root
@@ -340,7 +335,7 @@ impl<'h> Session<'h> {
     /// the time, and the counters back to 0. A state file hipo cannot
     /// read is returned as a problem and left as it is: rewriting it from
     /// defaults would lose what other tools keep there.
-    pub fn record_compaction_run(&self, now: DateTime<Utc>) -> Option<Problem> {
+    pub(crate) fn record_compaction_run(&self, now: DateTime<Utc>) -> Option<Problem> {
         let mut state: CompactionState = match project::load_state(self.root()) {
             Ok(state) => state,
             Err(problem) => return Some(problem),

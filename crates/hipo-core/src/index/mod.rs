@@ -38,9 +38,9 @@ pub use fresh::{Fresh, Patience};
 pub(crate) use fresh::{Stat, check, current, update};
 pub(crate) use parts::{LinesBetween, line_count, lines_between, section_from};
 
-pub use report::{RebuildReason, SyncReport};
+pub use report::RebuildReason;
+pub use report::SyncReport;
 pub(crate) use schema::Fields;
-pub use sync::sync;
 
 /// What the index holds and how it is cut; bump with any change to the
 /// schema or to [`sections`]. Recorded with [`analyzer::ANALYZER_VERSION`]:

@@ -521,11 +521,11 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(crate::index::sections::strategies::config(64))]
+        #![proptest_config(crate::strategies::config(64))]
 
         #[test]
         fn generated_markdown_is_cut_in_parts_as_split_cuts_it(
-            text in crate::index::sections::strategies::markdown_text(),
+            text in crate::strategies::markdown_text(),
             part in 1usize..400,
         ) {
             let (got, _) = in_parts(&text, part, FRONTMATTER_MAX);

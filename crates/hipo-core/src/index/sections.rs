@@ -404,8 +404,7 @@ mod tests {
 }
 
 #[cfg(test)]
-#[path = "../../../../tests/common/props.rs"]
-pub(super) mod strategies;
+use crate::strategies;
 
 #[cfg(test)]
 #[path = "sections_props.rs"]

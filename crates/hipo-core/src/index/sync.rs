@@ -33,7 +33,8 @@ pub(crate) struct Look {
 
 /// Brings the index under `root` up to date with the Markdown and returns
 /// it open. The caller holds the project lock.
-pub fn sync(
+#[cfg(test)]
+pub(crate) fn sync(
     root: &Path,
     store: &Store,
     config: &Config,

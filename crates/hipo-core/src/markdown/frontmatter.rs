@@ -179,11 +179,13 @@ impl Frontmatter {
     }
 
     /// The level `type:` names, when it is one of the tree's.
+    #[cfg(test)]
     pub fn level(&self) -> Option<Level> {
         self.kind.as_ref().and_then(Spelled::known)
     }
 
     /// The node `period:` names, when it is a well-formed period.
+    #[cfg(test)]
     pub fn period(&self) -> Option<NodeId> {
         self.period.as_ref().and_then(Spelled::known)
     }

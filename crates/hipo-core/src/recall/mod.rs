@@ -56,7 +56,7 @@ pub const PACK_SHARE: f32 = 0.3;
 /// search are the budget over this.
 const TOKENS_PER_PASSAGE: usize = 40;
 /// The first passage is shown at its snippet's full length
-/// ([`crate::search::SNIPPET_BYTES`]); the rest are cut to
+/// ([`crate::search::snippet::SNIPPET_BYTES`]); the rest are cut to
 /// [`BRIEF_BYTES`], their best match and a little around it. An answer
 /// often ranks below the first few results, and a pointer to it
 /// (`path:line`, which `hipo get` opens) with the line that matched is
@@ -93,7 +93,7 @@ pub struct Pack {
     /// The rendered pack's estimated tokens.
     pub tokens: usize,
     /// The share of the prompt's weight in words the memory holds
-    /// ([`vocab`]): what the gate's coverage is scaled by.
+    /// (`vocab`): what the gate's coverage is scaled by.
     pub held: f32,
 }
 
@@ -221,7 +221,7 @@ pub fn recall(memory: &Memory, query: &str, opts: &Options) -> Result<Pack> {
 }
 
 /// The passage of a hit: its snippet, the best lines around its best
-/// matches on one line ([`crate::search::SNIPPET_BYTES`]), so a pack holds
+/// matches on one line ([`crate::search::snippet::SNIPPET_BYTES`]), so a pack holds
 /// several sessions' evidence rather than one session's; cut to `room`
 /// tokens (`None` when not even a useful part fits), and to
 /// [`BRIEF_BYTES`] unless `full`.

@@ -25,7 +25,7 @@ mod said;
 mod value;
 mod window;
 
-use prefilter::{RULES, build_anchors};
+use prefilter::RULES;
 use rules::PATTERNS;
 pub use window::lines as redact_lines;
 
@@ -35,9 +35,9 @@ pub const REDACTED: &str = "[REDACTED]";
 /// Builds the prefilter afresh and returns its anchor count: what the
 /// first [`redact`] of a process pays before any rule is compiled. For
 /// the redaction bench only.
-#[doc(hidden)]
+#[cfg(feature = "internals")]
 pub fn build_rule_set() -> usize {
-    build_anchors().1.len()
+    prefilter::build_anchors().1.len()
 }
 
 /// True if `text` contains anything [`redact`] would replace.

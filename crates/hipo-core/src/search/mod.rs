@@ -34,9 +34,6 @@ use std::path::Path;
 use tantivy::query::Query as TQuery;
 use tantivy::{DocAddress, Searcher};
 
-pub use build::{HEADING_BOOST, USER_BOOST};
-pub use snippet::SNIPPET_BYTES;
-
 /// Copies listed per result.
 pub const ALSO_IN_MAX: usize = 10;
 
@@ -55,9 +52,6 @@ pub struct Options {
     pub full: bool,
     /// Cut snippets (not needed to list paths or to score an eval).
     pub snippets: bool,
-    /// The sections nearest the question's vector: rank by them (alone
-    /// or fused with BM25) rather than by BM25 alone.
-    pub nearest: Option<vectors::Nearest>,
 }
 
 impl Default for Options {
@@ -67,7 +61,6 @@ impl Default for Options {
             min_score: None,
             full: false,
             snippets: true,
-            nearest: None,
         }
     }
 }
@@ -116,7 +109,7 @@ pub struct Hit {
     /// ...and the byte ranges of the matches in it.
     pub highlights: Vec<[usize; 2]>,
     /// Verbatim copies of this section elsewhere in the tree, most specific
-    /// first, at most [`ALSO_IN_MAX`].
+    /// first, at most `ALSO_IN_MAX` (10).
     pub also_in: Vec<Place>,
     /// Copies beyond those listed.
     #[serde(skip_serializing_if = "is_zero")]
@@ -157,19 +150,28 @@ pub struct Place {
 
 /// Runs `query` (parsed) against `index`, reading snippets from `root`,
 /// every shown section redacted again.
-pub fn search(index: &SearchIndex, root: &Path, q: &Query, opts: &Options) -> Result<Vec<Hit>> {
-    search_with(index, root, q, opts, false)
+#[cfg(test)]
+pub(crate) fn search(
+    index: &SearchIndex,
+    root: &Path,
+    q: &Query,
+    opts: &Options,
+) -> Result<Vec<Hit>> {
+    search_with(index, root, q, opts, None, false)
 }
 
-/// [`search`], showing a section the index records as secret-free without
-/// redacting it again when `trust_index`: only the facade says so, and
-/// only for an index synced with the files just now. Not a field of
-/// [`Options`], so no caller outside the engine can get around redaction.
+/// [`search`] ranked by the sections `nearest` the question's vector when
+/// given (alone or fused with BM25, as its mode says), showing a section
+/// the index records as secret-free without redacting it again when
+/// `trust_index`: only the facade says so, and only for an index synced
+/// with the files just now. Neither is a field of [`Options`], so no
+/// caller outside the engine can get around redaction or hand in vectors.
 pub(crate) fn search_with(
     index: &SearchIndex,
     root: &Path,
     q: &Query,
     opts: &Options,
+    nearest: Option<&vectors::Nearest>,
     trust_index: bool,
 ) -> Result<Vec<Hit>> {
     let _all = crate::timing::span("search");
@@ -183,7 +185,7 @@ pub(crate) fn search_with(
     let rule = SectionRule::new(&searcher, &cols, &built)?;
     drop(span);
     let span = crate::timing::span("collect");
-    let (groups, evidence) = match &opts.nearest {
+    let (groups, evidence) = match nearest {
         Some(near) if built.scored && near.mode != vectors::Mode::Lexical => {
             vectors::rank(&searcher, &f, &cols, &built, &rule, opts.limit, near)?
         }

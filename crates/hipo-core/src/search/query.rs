@@ -23,22 +23,31 @@ pub struct Query {
     /// required).
     pub text: Vec<String>,
     /// Words or phrases that must appear.
-    pub required: Vec<Clause>,
+    pub(crate) required: Vec<Clause>,
     /// Words or phrases that must not appear.
-    pub excluded: Vec<Clause>,
-    pub filters: Filters,
+    pub(crate) excluded: Vec<Clause>,
+    pub(crate) filters: Filters,
+}
+
+impl Query {
+    /// Applies the filter `name:value` as if written in the query (a
+    /// front end's `--type`, `--after`, … flags): the same names and the
+    /// same errors. `Ok(false)`: `name` is not a filter.
+    pub fn filter(&mut self, name: &str, value: &str) -> Result<bool> {
+        self.filters.apply(name, value)
+    }
 }
 
 /// A word or a quoted phrase.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Clause {
+pub(crate) enum Clause {
     Word(String),
     Phrase(String),
 }
 
 /// What a result must be, besides matching the text.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Filters {
+pub(crate) struct Filters {
     /// Any of these entry types (empty: any).
     pub types: Vec<EntryType>,
     /// Any of these levels (empty: any).

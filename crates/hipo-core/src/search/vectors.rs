@@ -56,7 +56,7 @@ impl Mode {
 
 /// The sections nearest the question, for one search.
 #[derive(Debug, Clone)]
-pub struct Nearest {
+pub(crate) struct Nearest {
     pub mode: Mode,
     /// Section fingerprints and cosines, best first.
     pub sections: Vec<(u64, f32)>,

@@ -1,15 +1,15 @@
 //! Property tests of the pure parsers hipo feeds untrusted text to: the
 //! frontmatter/Markdown parser, the query parser and redaction. No panic,
 //! no hang (inputs are bounded; the regex engine is linear), and the
-//! invariants the rest of hipo relies on. The section cutter's properties
-//! are unit tests beside it (`index::sections::props`), as it is
-//! crate-internal. `PROPTEST_CASES` raises the case counts.
+//! invariants the rest of hipo relies on. Unit tests of the crate, as
+//! these parsers are internal to it; the section cutter's properties are
+//! beside it (`index::sections::props`). `PROPTEST_CASES` raises the case
+//! counts.
 
-use crate::common;
-use common::props::{config, markdown_text, secretish};
-use hipo_core::markdown;
-use hipo_core::redact::{REDACTED, redact};
-use hipo_core::search::query;
+use crate::markdown;
+use crate::redact::{REDACTED, redact};
+use crate::search::query;
+use crate::strategies::{config, markdown_text, secretish};
 use proptest::prelude::*;
 
 proptest! {

@@ -3,13 +3,14 @@
 //! injects into a prompt or an MCP tool returns must not flood a context).
 //!
 //! Pure: values in, a `String` out. Front ends decide where it goes.
+//! Presentation is the binary's: it needs only the engine's result types.
+//! (A recall pack's text is the engine's, `hipo_core::render_pack`: its
+//! token budget is counted on it.)
 
-use crate::compact::{NodeInfo, Reason, Report};
-use crate::layout::Level;
-use crate::markdown::{Status, estimate_tokens};
-use crate::search::Hit;
-use crate::status::StatusReport;
-use crate::timeline::Item;
+use hipo_core::{
+    ActionReason as Reason, CompactReport as Report, Hit, Level, NodeInfo, NodeStatus as Status,
+    StatusReport, TimelineItem as Item, estimate_tokens,
+};
 use std::fmt::Write;
 
 /// Whether to emit ANSI styling. The front end decides (a terminal, and
