@@ -47,9 +47,18 @@ pub fn analyzer() -> TextAnalyzer {
 /// could stem to a term, so a snippet costs a scan of the text rather than
 /// the stemmer and a lookup for every word.
 pub fn snippet_analyzer(terms: &[String]) -> TextAnalyzer {
+    let prefixes: Vec<String> = terms.iter().map(|t| stem_prefix(t).to_string()).collect();
+    let mut first = [false; 256];
+    for p in &prefixes {
+        match p.as_bytes().first() {
+            Some(&b) => first[usize::from(b)] = true,
+            None => first = [true; 256],
+        }
+    }
     TextAnalyzer::from(HipoTokenizer {
         only: Some(std::sync::Arc::new(Only {
-            prefixes: terms.iter().map(|t| stem_prefix(t).to_string()).collect(),
+            prefixes,
+            first,
             terms: terms.to_vec(),
         })),
     })
@@ -60,7 +69,22 @@ pub fn snippet_analyzer(terms: &[String]) -> TextAnalyzer {
 struct Only {
     /// [`stem_prefix`] of each term: what a word must start with.
     prefixes: Vec<String>,
+    /// The prefixes' first bytes: most words of a window start with none
+    /// of them, and are dropped by one look instead of a comparison with
+    /// each of a long question's prefixes (a snippet reads its whole
+    /// window: this was a fifth of a whole-process search's instructions).
+    first: [bool; 256],
     terms: Vec<String>,
+}
+
+impl Only {
+    /// True when `word` (lowercase) starts with one of the prefixes.
+    fn may_stem_to_a_term(&self, word: &str) -> bool {
+        word.as_bytes()
+            .first()
+            .is_some_and(|&b| self.first[usize::from(b)])
+            && self.prefixes.iter().any(|p| word.starts_with(p.as_str()))
+    }
 }
 
 /// What every word stemming to `stem` starts with. Porter2 rewrites at
@@ -285,10 +309,7 @@ impl HipoTokenStream<'_> {
             return true;
         }
         if let Some(only) = self.only
-            && !only
-                .prefixes
-                .iter()
-                .any(|p| self.word.starts_with(p.as_str()))
+            && !only.may_stem_to_a_term(&self.word)
         {
             return false;
         }

@@ -128,6 +128,7 @@ fn sync_once(
             store,
             known: &known,
             batch_bytes: write::BATCH_BYTES,
+            one_segment_docs: super::tier::ONE_SEGMENT_DOCS,
         },
         &changed,
         &scan.removed,

@@ -54,6 +54,9 @@ pub(super) struct Sync<'a> {
     pub known: &'a HashMap<String, IndexedFile>,
     /// [`BATCH_BYTES`], but for tests.
     pub batch_bytes: u64,
+    /// [`super::tier::ONE_SEGMENT_DOCS`], but for tests (0: a build keeps
+    /// the segments its batches left).
+    pub one_segment_docs: u32,
 }
 
 /// Deletes the files gone, indexes the changed ones batch by batch
@@ -82,6 +85,11 @@ pub(super) fn write(
     };
     apply.remove(&writer, removed);
     let mut tier = super::tier::Tier::new(s.index)?;
+    let one_segment_docs = if tier.from_nothing() {
+        s.one_segment_docs
+    } else {
+        0
+    };
     let mut batches = batches(changed, s.batch_bytes).peekable();
     while let Some(batch) = batches.next() {
         let ctx = Batch {
@@ -105,7 +113,7 @@ pub(super) fn write(
             give_back_freed_memory();
         }
     }
-    finish(s.index, writer)
+    finish(s.index, writer, one_segment_docs)
 }
 
 /// The changed files in runs of at most `limit` bytes (a larger file is
@@ -296,11 +304,15 @@ fn commit(index: &SearchIndex, writer: &mut IndexWriter) -> Result<()> {
     Ok(())
 }
 
-/// Commits, merges small segments, deletes the files the merge replaced,
-/// and shows the result to the reader.
-fn finish(index: &SearchIndex, mut writer: IndexWriter) -> Result<()> {
+/// Commits, merges small segments (all of them when the index was built
+/// from nothing and holds at most `one_segment_docs` documents, see
+/// [`super::tier::ONE_SEGMENT_DOCS`]), deletes the files the merge
+/// replaced, and shows the result to the reader.
+fn finish(index: &SearchIndex, mut writer: IndexWriter, one_segment_docs: u32) -> Result<()> {
     commit(index, &mut writer)?;
-    compact_segments(index, &mut writer)?;
+    if !super::tier::merge_all_if_small(index, &mut writer, one_segment_docs)? {
+        compact_segments(index, &mut writer)?;
+    }
     // A merge leaves the segments it replaced on disk (a 10-year build:
     // 46 files, 78 MB), which the next run would take for an interrupted
     // update's and remove with a warning. Failing here loses nothing: the
@@ -407,6 +419,7 @@ mod tests {
             store,
             known: &known,
             batch_bytes: limit,
+            one_segment_docs: 0,
         };
         let changed = &changed[..files.min(changed.len())];
         write(&s, changed, &[], (&mut report, &mut updates), &NoProgress).unwrap();
@@ -538,6 +551,7 @@ mod tests {
             store: &store,
             known: &known,
             batch_bytes: BATCH_BYTES,
+            one_segment_docs: 0,
         };
         let mut report = SyncReport::default();
         write(&s, &changed, &[], (&mut report, &mut updates), &NoProgress).unwrap();
