@@ -55,10 +55,15 @@ pub fn snippet_analyzer(terms: &[String]) -> TextAnalyzer {
             None => first = [true; 256],
         }
     }
+    // A number word ("six") is emitted as its digits.
+    let numbers = terms
+        .iter()
+        .any(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()));
     TextAnalyzer::from(HipoTokenizer {
         only: Some(std::sync::Arc::new(Only {
             prefixes,
             first,
+            numbers,
             terms: terms.to_vec(),
         })),
     })
@@ -74,6 +79,8 @@ struct Only {
     /// each of a long question's prefixes (a snippet reads its whole
     /// window: this was a fifth of a whole-process search's instructions).
     first: [bool; 256],
+    /// A term is a number, which a number word is emitted as.
+    numbers: bool,
     terms: Vec<String>,
 }
 
@@ -293,6 +300,17 @@ impl HipoTokenStream<'_> {
     /// for a stop word.
     fn word(&mut self, start: usize, end: usize, has_apostrophe: bool) -> bool {
         let s = &self.text[start..end];
+        // Restricted to a few terms, none of them a number: a word whose
+        // first letter (ASCII, so lowercased alone) starts no prefix is
+        // dropped before it is copied.
+        if let Some(only) = self.only
+            && !only.numbers
+            && let Some(&b) = s.as_bytes().first()
+            && b.is_ascii()
+            && !only.first[usize::from(b.to_ascii_lowercase())]
+        {
+            return false;
+        }
         self.word.clear();
         if s.is_ascii() {
             self.word.push_str(s);
@@ -493,6 +511,25 @@ mod tests {
             spans,
             vec![(0, 2, 0), (3, 9, 1), (6, 12, 2), (9, 15, 3), (16, 19, 4)]
         );
+    }
+
+    /// The first-letter shortcut keeps number words ("six" is `6`) and
+    /// capitalised words.
+    #[test]
+    fn snippet_analyzer_finds_number_words_and_capitals() {
+        let emitted = |terms: &[&str], text: &str| {
+            let terms: Vec<String> = terms.iter().map(|t| t.to_string()).collect();
+            let mut a = snippet_analyzer(&terms);
+            let mut stream = a.token_stream(text);
+            let mut got = Vec::new();
+            while let Some(t) = stream.next() {
+                got.push(t.text.clone());
+            }
+            got
+        };
+        assert_eq!(emitted(&["6", "week"], "Six Weeks later"), ["6", "week"]);
+        assert_eq!(emitted(&["week"], "Six Weeks later"), ["week"]);
+        assert_eq!(emitted(&["kayak"], "KAYAK trip, kayaks"), ["kayak", "kayak"]);
     }
 
     #[test]
