@@ -116,7 +116,6 @@ mod tests {
     use crate::progress::NoProgress;
     use crate::scan::Listing;
     use crate::store::Store;
-    use std::collections::HashMap;
     use std::path::Path;
 
     fn segments(index: &SearchIndex) -> usize {
