@@ -31,7 +31,7 @@ impl Tier {
 
     /// No segment was there before this sync: it builds the index from
     /// nothing (a first build, or a rebuild).
-    pub(super) fn from_nothing(&self) -> bool {
+    pub(super) fn builds_from_nothing(&self) -> bool {
         self.before.is_empty()
     }
 

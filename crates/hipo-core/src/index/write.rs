@@ -85,7 +85,7 @@ pub(super) fn write(
     };
     apply.remove(&writer, removed);
     let mut tier = super::tier::Tier::new(s.index)?;
-    let one_segment_docs = if tier.from_nothing() {
+    let one_segment_docs = if tier.builds_from_nothing() {
         s.one_segment_docs
     } else {
         0
