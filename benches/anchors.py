@@ -74,21 +74,26 @@ def report(name, ranks):
         print(f"{name:28} {label:3} R@1 {r1:.3f}  R@5 {r5:.3f}  (n {len(rs)})")
 
 
-corpus, dev = sys.argv[1:3]
-cases = [json.loads(l) for l in open(dev) if l.strip()]
-sess = sessions(corpus)
-whole = BM25([s[3] for s in sess])
-user = BM25([s[4] for s in sess])
-r_whole, r_user = [], []
-for c in cases:
-    q = tok(c["query"])
-    a, u = whole.scores(q), user.scores(q)
-    r_whole.append(rank_of(sorted(range(len(sess)), key=lambda i: -a[i]), sess, c["expected"]))
-    both = [x + y for x, y in zip(a, u)]
-    r_user.append(rank_of(sorted(range(len(sess)), key=lambda i: -both[i]), sess, c["expected"]))
-report("BM25 whole sessions", r_whole)
-report("BM25 + user turns, summed", r_user)
-for path in sys.argv[3:]:
-    rep = json.load(open(path))
-    ranks = [c.get("rank") for c in rep["cases"]]
-    report(f"hipo {Path(path).stem}", ranks)
+def main():
+    corpus, dev = sys.argv[1:3]
+    cases = [json.loads(l) for l in open(dev) if l.strip()]
+    sess = sessions(corpus)
+    whole = BM25([s[3] for s in sess])
+    user = BM25([s[4] for s in sess])
+    r_whole, r_user = [], []
+    for c in cases:
+        q = tok(c["query"])
+        a, u = whole.scores(q), user.scores(q)
+        r_whole.append(rank_of(sorted(range(len(sess)), key=lambda i: -a[i]), sess, c["expected"]))
+        both = [x + y for x, y in zip(a, u)]
+        r_user.append(rank_of(sorted(range(len(sess)), key=lambda i: -both[i]), sess, c["expected"]))
+    report("BM25 whole sessions", r_whole)
+    report("BM25 + user turns, summed", r_user)
+    for path in sys.argv[3:]:
+        rep = json.load(open(path))
+        ranks = [c.get("rank") for c in rep["cases"]]
+        report(f"hipo {Path(path).stem}", ranks)
+
+
+if __name__ == "__main__":
+    main()
