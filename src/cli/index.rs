@@ -4,7 +4,7 @@ use super::Ctx;
 use super::args::EmbedArgs;
 use super::output::{Bar, print_json, report_sync, search_code};
 use anyhow::Result;
-use hipo_core::{IndexStats, SyncReport};
+use hipo_core::{IndexStats, Searcher, SyncReport};
 use std::time::Instant;
 
 pub fn run(ctx: &Ctx, embed: &EmbedArgs) -> Result<u8> {
@@ -16,44 +16,56 @@ pub fn run(ctx: &Ctx, embed: &EmbedArgs) -> Result<u8> {
     report_sync(&searcher);
     let stats = searcher.stats();
     let took = start.elapsed().as_secs_f64() * 1000.0;
+    if ctx.json {
+        print_report_json(&searcher, stats, took)?;
+    } else {
+        print_report(ctx, &searcher, &stats, took);
+    }
+    Ok(search_code(&searcher))
+}
+
+/// The sync's counts, the index's size and the vectors, as one JSON object.
+fn print_report_json(searcher: &Searcher, stats: IndexStats, took: f64) -> Result<()> {
+    #[derive(serde::Serialize)]
+    struct Out<'a> {
+        #[serde(flatten)]
+        sync: &'a SyncReport,
+        fresh: bool,
+        index: IndexStats,
+        /// With an embedding model: sections embedded now and cached.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        vectors: Option<Vectors>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        semantic: Option<bool>,
+        took_ms: f64,
+    }
+    #[derive(serde::Serialize)]
+    struct Vectors {
+        new: usize,
+        reused: usize,
+        cached: usize,
+        dropped: usize,
+    }
+    let empty = SyncReport::default();
+    print_json(&Out {
+        sync: searcher.sync().unwrap_or(&empty),
+        fresh: searcher.is_fresh(),
+        index: stats,
+        vectors: searcher.embedded().map(|e| Vectors {
+            new: e.new,
+            reused: e.reused,
+            cached: e.cached,
+            dropped: e.dropped,
+        }),
+        semantic: searcher.semantic(),
+        took_ms: took,
+    })
+}
+
+/// What changed, the index's size and the vectors, for people.
+fn print_report(ctx: &Ctx, searcher: &Searcher, stats: &IndexStats, took: f64) {
     let empty = SyncReport::default();
     let report = searcher.sync().unwrap_or(&empty);
-    if ctx.json {
-        #[derive(serde::Serialize)]
-        struct Out<'a> {
-            #[serde(flatten)]
-            sync: &'a SyncReport,
-            fresh: bool,
-            index: IndexStats,
-            /// With an embedding model: sections embedded now and cached.
-            #[serde(skip_serializing_if = "Option::is_none")]
-            vectors: Option<Vectors>,
-            #[serde(skip_serializing_if = "Option::is_none")]
-            semantic: Option<bool>,
-            took_ms: f64,
-        }
-        #[derive(serde::Serialize)]
-        struct Vectors {
-            new: usize,
-            reused: usize,
-            cached: usize,
-            dropped: usize,
-        }
-        print_json(&Out {
-            sync: report,
-            fresh: searcher.is_fresh(),
-            index: stats,
-            vectors: searcher.embedded().map(|e| Vectors {
-                new: e.new,
-                reused: e.reused,
-                cached: e.cached,
-                dropped: e.dropped,
-            }),
-            semantic: searcher.semantic(),
-            took_ms: took,
-        })?;
-        return Ok(search_code(&searcher));
-    }
     if let Some(why) = &report.rebuilt {
         println!("built the index from scratch ({why})");
     }
@@ -89,5 +101,4 @@ pub fn run(ctx: &Ctx, embed: &EmbedArgs) -> Result<u8> {
             e.dropped
         );
     }
-    Ok(search_code(&searcher))
 }

@@ -124,30 +124,11 @@ pub(crate) fn status(
     });
     problems.extend(index_leftovers(root));
     let triggers = triggers(&state, config.compaction.cooldown_hours, now);
-    // The records streamed, one decoded at a time: at ten years, all of
-    // them with their topics were most of a status's heap.
-    let in_tree: std::collections::HashSet<&str> =
-        plan.nodes.iter().map(|n| n.path.as_str()).collect();
-    let mut writers: BTreeMap<String, usize> = BTreeMap::new();
-    let mut by_model: Vec<String> = Vec::new();
-    let node_records = store.visit_nodes(|path, rec| {
-        if in_tree.contains(path) {
-            if matches!(rec.writer, Writer::Model { .. }) {
-                by_model.push(path.to_string());
-            }
-            *writers.entry(rec.writer.to_string()).or_default() += 1;
-        }
-    })?;
-    // Only nodes a model wrote can hold the marker: a memory kept without
-    // a model reads no file here.
-    let parts_by_hipo = by_model
-        .into_iter()
-        .filter_map(|path| {
-            let text = crate::fsutil::read_utf8(root, &path).ok()?;
-            let (_, body, _) = crate::markdown::split_frontmatter(&text).ok()?;
-            crate::llm::read_marker(body).map(|m| (path, m))
-        })
-        .collect();
+    let Writers {
+        writers,
+        parts_by_hipo,
+        node_records,
+    } = writers(root, store, &plan.nodes)?;
     let waiting_because = backlog
         .iter()
         .map(|n| (n.path.clone(), waiting_reason(root, &n.path, summarizer)))
@@ -174,6 +155,47 @@ pub(crate) fn status(
             warning: store_warning,
         },
         problems,
+    })
+}
+
+/// Who wrote the tree's nodes, as `status` shows it.
+struct Writers {
+    /// Nodes in the tree by writer.
+    writers: BTreeMap<String, usize>,
+    /// Model-written nodes that hipo had to complete in parts, and why.
+    parts_by_hipo: BTreeMap<String, String>,
+    /// Node records in the store, in the tree or not.
+    node_records: usize,
+}
+
+fn writers(root: &Path, store: &Store, nodes: &[NodeInfo]) -> Result<Writers> {
+    // The records streamed, one decoded at a time: at ten years, all of
+    // them with their topics were most of a status's heap.
+    let in_tree: std::collections::HashSet<&str> = nodes.iter().map(|n| n.path.as_str()).collect();
+    let mut writers: BTreeMap<String, usize> = BTreeMap::new();
+    let mut by_model: Vec<String> = Vec::new();
+    let node_records = store.visit_nodes(|path, rec| {
+        if in_tree.contains(path) {
+            if matches!(rec.writer, Writer::Model { .. }) {
+                by_model.push(path.to_string());
+            }
+            *writers.entry(rec.writer.to_string()).or_default() += 1;
+        }
+    })?;
+    // Only nodes a model wrote can hold the marker: a memory kept without
+    // a model reads no file here.
+    let parts_by_hipo = by_model
+        .into_iter()
+        .filter_map(|path| {
+            let text = crate::fsutil::read_utf8(root, &path).ok()?;
+            let (_, body, _) = crate::markdown::split_frontmatter(&text).ok()?;
+            crate::llm::read_marker(body).map(|m| (path, m))
+        })
+        .collect();
+    Ok(Writers {
+        writers,
+        parts_by_hipo,
+        node_records,
     })
 }
 
