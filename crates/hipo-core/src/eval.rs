@@ -277,36 +277,16 @@ impl Acc {
 mod tests {
     use super::*;
     use crate::index::DocLevel;
-    use crate::markdown::EntryType;
     use crate::search::Place;
 
     fn hit(path: &str, lines: [usize; 2], heading: &str) -> Hit {
         Hit {
-            id: "#0".into(),
-            path: path.into(),
-            line: lines[0],
-            lines,
-            heading: heading.into(),
-            level: DocLevel::Raw,
-            date: None,
-            period: None,
-            kind: EntryType::Project,
-            status: None,
-            score: 1.0,
-            relevance: 1.0,
-            coverage: 1.0,
-            snippet: String::new(),
-            snippet_text: String::new(),
-            highlights: Vec::new(),
             also_in: vec![Place {
                 path: "memory/weekly/2026-W11.md".into(),
                 lines: [40, 50],
                 level: DocLevel::Weekly,
             }],
-            also_in_more: 0,
-            text: None,
-            bm25: None,
-            cosine: None,
+            ..Hit::sample(path, lines, heading)
         }
     }
 

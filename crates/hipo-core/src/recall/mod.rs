@@ -317,29 +317,8 @@ mod tests {
     #[test]
     fn old_projects_and_references_get_a_note() {
         let today = NaiveDate::from_ymd_opt(2026, 3, 31).unwrap();
-        let mut h = Hit {
-            id: "#0".into(),
-            path: "memory/2026-01-01.md".into(),
-            line: 3,
-            lines: [3, 9],
-            heading: "2026-01-01 › Deploy".into(),
-            level: crate::index::DocLevel::Raw,
-            date: Some("2026-01-01".into()),
-            period: None,
-            kind: EntryType::Project,
-            status: None,
-            score: 1.0,
-            relevance: 1.0,
-            coverage: 1.0,
-            snippet: String::new(),
-            snippet_text: String::new(),
-            highlights: Vec::new(),
-            also_in: Vec::new(),
-            also_in_more: 0,
-            text: None,
-            bm25: None,
-            cosine: None,
-        };
+        let mut h = Hit::sample("memory/2026-01-01.md", [3, 9], "2026-01-01 › Deploy");
+        h.date = Some("2026-01-01".into());
         assert_eq!(
             note(&h, today).as_deref(),
             Some("89 days old: check it still holds")

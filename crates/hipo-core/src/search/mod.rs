@@ -127,6 +127,36 @@ pub struct Hit {
     pub cosine: Option<f32>,
 }
 
+/// A plain hit for unit tests: a raw project entry at `lines`, scored 1.
+#[cfg(test)]
+impl Hit {
+    pub(crate) fn sample(path: &str, lines: [usize; 2], heading: &str) -> Hit {
+        Hit {
+            id: "#0".into(),
+            path: path.into(),
+            line: lines[0],
+            lines,
+            heading: heading.into(),
+            level: crate::index::DocLevel::Raw,
+            date: None,
+            period: None,
+            kind: crate::markdown::EntryType::Project,
+            status: None,
+            score: 1.0,
+            relevance: 1.0,
+            coverage: 1.0,
+            snippet: String::new(),
+            snippet_text: String::new(),
+            highlights: Vec::new(),
+            also_in: Vec::new(),
+            also_in_more: 0,
+            text: None,
+            bm25: None,
+            cosine: None,
+        }
+    }
+}
+
 impl Hit {
     /// The lexical evidence for this hit: its BM25 (0 for a section found
     /// by its vector alone). A score floor is a BM25 figure, so it is
