@@ -17,6 +17,7 @@ mod passages;
 pub mod query;
 mod rank;
 mod snippet;
+mod stats;
 mod terms;
 pub(crate) mod vectors;
 
