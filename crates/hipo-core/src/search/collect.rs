@@ -6,7 +6,6 @@
 use super::build::Built;
 use super::columns::{Columns, place_of, section_of};
 use super::rank::Ranked;
-use super::stats::{Unit, UnitStats};
 use crate::error::{Error, Result};
 use crate::index::schema::{UNIT_WINDOW, name};
 use crate::index::{DocLevel, Fields};
@@ -249,12 +248,10 @@ pub(super) fn best_window(
             )),
         ),
     ]);
-    // Scored as the windows are ranked (`rank::sections`).
-    let stats = UnitStats::new(searcher, f, Unit::Window);
     // A few, so that windows tied at the top are told apart by their place
     // rather than by the index's document order.
     let top = searcher
-        .search_with_statistics_provider(&query, &TopDocs::with_limit(8).order_by_score(), &stats)
+        .search(&query, &TopDocs::with_limit(8).order_by_score())
         .map_err(Error::index("finding the best passage"))?;
     let best = top.first().map(|(s, _)| *s);
     Ok(top

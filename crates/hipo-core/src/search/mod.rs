@@ -17,7 +17,6 @@ mod passages;
 pub mod query;
 mod rank;
 mod snippet;
-mod stats;
 mod terms;
 pub(crate) mod vectors;
 

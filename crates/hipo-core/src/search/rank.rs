@@ -9,7 +9,6 @@
 use super::build::Built;
 use super::columns::{Columns, place_of, section_of};
 use super::coverage::coverage;
-use super::stats::{Unit, UnitStats};
 use crate::error::{Error, Result};
 use std::collections::HashMap;
 use tantivy::collector::TopDocs;
@@ -48,18 +47,15 @@ pub(super) struct Ranked {
     pub window: bool,
 }
 
-/// The top `pool` documents of `query` by score, BM25 counting `unit`'s
-/// documents only ([`super::stats`]), and whether there may be more.
+/// The top `pool` documents of `query` by score, and whether there may
+/// be more.
 fn top(
     searcher: &Searcher,
-    built: &Built,
-    unit: Unit,
     query: &dyn TQuery,
     pool: usize,
 ) -> Result<(Vec<(Score, DocAddress)>, bool)> {
-    let stats = UnitStats::new(searcher, &built.fields, unit);
     let top = searcher
-        .search_with_statistics_provider(query, &TopDocs::with_limit(pool).order_by_score(), &stats)
+        .search(query, &TopDocs::with_limit(pool).order_by_score())
         .map_err(Error::index("searching"))?;
     let full = top.len() == pool;
     Ok((top, full))
@@ -74,7 +70,7 @@ pub(super) fn sections(
     built: &Built,
     pool: usize,
 ) -> Result<(Vec<Ranked>, bool)> {
-    let (mut whole, more_whole) = top(searcher, built, Unit::Section, built.query.as_ref(), pool)?;
+    let (mut whole, more_whole) = top(searcher, built.query.as_ref(), pool)?;
     let Some(windows) = &built.windows else {
         let whole = whole
             .into_iter()
@@ -88,13 +84,7 @@ pub(super) fn sections(
             .collect();
         return Ok((whole, more_whole));
     };
-    let (mut parts, more_parts) = top(
-        searcher,
-        built,
-        Unit::Window,
-        windows.as_ref(),
-        pool.saturating_mul(2),
-    )?;
+    let (mut parts, more_parts) = top(searcher, windows.as_ref(), pool.saturating_mul(2))?;
     let f = &built.fields;
     // A user's lines are in the body too, so their field adds nothing here.
     let section_fields = [f.sbody, f.heading];
@@ -179,7 +169,7 @@ fn opening(
     let Some(query) = &built.opening else {
         return Ok(HashMap::new());
     };
-    let (top, _) = top(searcher, built, Unit::Section, query.as_ref(), pool)?;
+    let (top, _) = top(searcher, query.as_ref(), pool)?;
     Ok(top
         .into_iter()
         .map(|(s, a)| (section_of(cols, a), s))
