@@ -15,11 +15,14 @@ unrelated prompts left empty and passages per pack, for MIN_COVERAGE in
 0.15 0.175 0.2 0.25 and PACK_SHARE in 0.5 0.4 0.3 0.2 (the others at
 recall's defaults, 0.2 and 0.3). The replay matches `benches/recall_sets.py`
 at the defaults; the budget is approximated by the floor-0 pack's size.
+FLOORS="0.15 0.16 …" also sweeps the floor (FLOOR=X sets the one the other
+sweeps use, default 0.18, recall's); DUMP=FILE.json saves the dump, or
+reads it when it exists (to sweep again without asking hipo).
 """
-import json, shutil, subprocess, sys, tempfile
+import json, os, shutil, subprocess, sys, tempfile
 from pathlib import Path
 
-FLOOR = 0.18
+FLOOR = float(os.environ.get("FLOOR", "0.18"))
 here = Path(__file__).resolve().parent.parent
 args = sys.argv[1:]
 hipo = str(Path(args.pop(0)).resolve())
@@ -60,8 +63,9 @@ def answers(h, expected):
     return f, e
 
 
-def pack(r, min_cov, share):
-    opens = [h for h in r["hits"] if h["relevance"] >= FLOOR and h["coverage"] * r["held"] >= min_cov]
+def pack(r, min_cov, share, floor=None):
+    floor = FLOOR if floor is None else floor
+    opens = [h for h in r["hits"] if h["relevance"] >= floor and h["coverage"] * r["held"] >= min_cov]
     if not opens:
         return []
     best = max(h["relevance"] for h in opens)
@@ -69,24 +73,27 @@ def pack(r, min_cov, share):
     return [h for h in hs if h["relevance"] >= best * share]
 
 
-def report(name, rows, min_cov, share):
+def report(name, rows, min_cov, share, floor=None):
     cells = []
     for half in (0, 1):
         a = [r for r in rows if r["kind"] == "ans"][half::2]
         u = [r for r in rows if r["kind"] == "unr"][half::2]
         hit = ent = given = packs = 0
         for r in a:
-            p = pack(r, min_cov, share)
+            p = pack(r, min_cov, share, floor)
             got = [answers(h, r["expected"]) for h in p]
             hit += any(f for f, _ in got)
             ent += any(e for _, e in got)
             given, packs = given + len(p), packs + bool(p)
-        empty = sum(not pack(r, min_cov, share) for r in u)
+        empty = sum(not pack(r, min_cov, share, floor) for r in u)
         cells.append(f"{hit:2}/{ent:2} of {len(a):2}, {empty:2}/{len(u):2} empty, pp {given / max(packs, 1):5.2f}")
     print(f"  {name:9} " + " | ".join(cells), flush=True)
 
 
 dumps = []
+saved = os.environ.get("DUMP")
+if saved and os.path.exists(saved):
+    dumps, sets, memaware = json.load(open(saved)), [], None
 for s in sets:
     with tempfile.TemporaryDirectory() as tmp:
         project = Path(tmp) / "p"
@@ -95,6 +102,12 @@ for s in sets:
         dumps.append((s.name, dump(project, s / "prompts.jsonl", s / "unrelated.txt")))
 if memaware:
     dumps.append(("memaware", dump(*memaware)))
+if saved and not os.path.exists(saved):
+    json.dump(dumps, open(saved, "w"))
+for fl in os.environ.get("FLOORS", "").split():
+    print(f"FLOOR {fl} (MIN_COVERAGE 0.2, PACK_SHARE 0.3)")
+    for name, rows in dumps:
+        report(name, rows, 0.2, 0.3, float(fl))
 for m in (0.15, 0.175, 0.2, 0.25):
     print(f"MIN_COVERAGE {m} (PACK_SHARE 0.3): hit/entry of answered, unrelated empty, passages per pack; half A | half B")
     for name, rows in dumps:
