@@ -22,6 +22,7 @@ use serde::Serialize;
 use std::collections::HashSet;
 use std::path::Path;
 
+mod common;
 mod text;
 pub(crate) mod vocab;
 

@@ -17,17 +17,21 @@
 //! marker: a chunk holding a digit, `_`, `::`, a dot or slash inside it,
 //! a capital after a small letter, or inside backticks) still weigh 0:
 //! they are unique to the moment, no memory is expected to hold them, and
-//! they say nothing of what the prompt is about. In a large memory, which
-//! holds nearly every plain word, this changes little; in a young one it
-//! is what keeps a prompt about something else out.
+//! they say nothing of what the prompt is about. Nor do general English's
+//! commonest words ("look", "like", "many", "again": [`super::common`]),
+//! which weigh 0 too when the memory does not hold them. In a large
+//! memory, which holds nearly every plain word, this changes little; in a
+//! young one it is what keeps a prompt about something else out.
 
+use super::common;
 use crate::index::schema::UNIT_SECTION;
 use crate::index::{SearchIndex, analyzer};
 use std::collections::HashMap;
 use tantivy::Term;
 
-/// The prompt's distinct analyzed words, each with whether it only comes
-/// from code-like strings.
+/// The prompt's distinct analyzed words, each with whether it says
+/// nothing of the prompt's subject: it only comes from code-like strings
+/// or from general English's commonest words ([`super::common`]).
 pub(crate) fn words(prompt: &str) -> Vec<(String, bool)> {
     let mut out: Vec<(String, bool)> = Vec::new();
     let mut at: HashMap<String, usize> = HashMap::new();
@@ -39,6 +43,8 @@ pub(crate) fn words(prompt: &str) -> Vec<(String, bool)> {
             in_ticks = !in_ticks;
         }
         for t in analyzer::tokens(chunk) {
+            let typed = chunk.get(t.offset_from..t.offset_to).unwrap_or("");
+            let code = code || common::is_common(typed);
             match at.get(&t.text) {
                 Some(&i) => out[i].1 &= code,
                 None => {
@@ -102,7 +108,8 @@ pub(crate) fn share_held(index: &SearchIndex, prompt: &str) -> f32 {
 
 /// The share of the prompt's weight in words the memory holds: `known`
 /// is each word's IDF (0 for a word no section holds), `unseen` the IDF
-/// of a word held by no section. 1 when nothing weighs.
+/// of a word held by no section. A word that says nothing of the
+/// subject ([`words`]) weighs only when held. 1 when nothing weighs.
 pub(crate) fn known_share(words: &[(String, bool)], known: &[f32], unseen: f32) -> f32 {
     let mut held = 0.0;
     let mut total = 0.0;
@@ -154,6 +161,16 @@ mod tests {
         let prose: Vec<&str> = w.iter().filter(|x| !x.1).map(|x| x.0.as_str()).collect();
         assert_eq!(code, ["error", "header"]);
         assert_eq!(prose, ["print", "stop"]);
+    }
+
+    #[test]
+    fn common_words_say_nothing_of_the_subject() {
+        let w = words("what should an error response from our API look like");
+        let weightless: Vec<&str> = w.iter().filter(|x| x.1).map(|x| x.0.as_str()).collect();
+        assert_eq!(weightless, ["look", "like"]);
+        // A stem shared with a word of the subject is not weightless.
+        let w = words("looks different, what is the difference");
+        assert_eq!(w, [("look".into(), true), ("differ".into(), false)]);
     }
 
     #[test]
