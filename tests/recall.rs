@@ -192,3 +192,35 @@ fn a_prompt_sharing_one_plain_word_with_a_young_session_memory_gets_nothing() {
         assert!(v["held"].as_f64().unwrap() > 0.99, "{v}");
     }
 }
+
+/// A young memory of typed entries (`tests/data/recall/team`) answers
+/// "what should an error response from our API look like" with its API
+/// guidelines' errors section, ranked first; the gate used to turn it
+/// away because `look` and `like`, words the memory never wrote, counted
+/// against the prompt at the highest IDF. General English's commonest
+/// words (SMART's stop list) weigh nothing when unseen; words of another
+/// subject still do, and close the gate.
+#[test]
+fn common_words_the_memory_never_wrote_do_not_close_the_gate() {
+    let p = Project::empty();
+    common::copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/recall/team"),
+        p.path(),
+    );
+    let v = p.json([
+        "recall",
+        "what should an error response from our API look like",
+    ]);
+    assert_eq!(v["abstained"], false, "{v}");
+    assert_eq!(
+        v["passages"][0]["path"], "knowledge/api-guidelines.md",
+        "{v}"
+    );
+    let held = v["held"].as_f64().unwrap();
+    let v = p.json([
+        "recall",
+        "what should an error response from our graphql gateway look like",
+    ]);
+    assert_eq!(v["abstained"], true, "{v}");
+    assert!(v["held"].as_f64().unwrap() < held, "{v}");
+}
