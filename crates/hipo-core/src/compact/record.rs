@@ -116,17 +116,13 @@ impl<'s> Ledger<'s> {
             // A node planned has a state when it has a record, so the
             // record of one without decides alike in both kinds of run.
             return match self.partial {
-                true => Ok(self.records.get(path)?.map(|r| r.topics)),
+                true => self.records.topics(path),
                 false => Ok(None),
             };
         };
         Ok(Some(match &state.topics {
             Some(topics) => topics.clone(),
-            None => self
-                .records
-                .get(path)?
-                .map(|r| r.topics)
-                .unwrap_or_default(),
+            None => self.records.topics(path)?.unwrap_or_default(),
         }))
     }
 

@@ -80,6 +80,21 @@ pub struct NodeRecord {
     pub pending: Vec<String>,
 }
 
+/// The head of a [`NodeRecord`]: its fields in the same order, up to its
+/// topics ([`crate::codec::decode_head`]).
+#[derive(Deserialize)]
+struct TopicsHead {
+    _input_hash: Hash,
+    _written_hash: Hash,
+    _content_hash: Hash,
+    _adopted: bool,
+    _status: Status,
+    _writer: Writer,
+    _body_lines: usize,
+    _source_lines: usize,
+    topics: Vec<Topic>,
+}
+
 /// The node records, read one at a time: a compaction asks for a node's
 /// record as it plans it (and a kept child's topics when a parent is
 /// rebuilt) instead of holding them all (at ten years, 4,295 records with
@@ -104,6 +119,15 @@ impl NodeRecords<'_> {
     pub fn get(&self, node: &str) -> Result<Option<NodeRecord>> {
         let value = self.table()?.get(node).map_err(|e| self.store.err(e))?;
         Ok(value.and_then(|v| codec::decode(v.value())))
+    }
+
+    /// A node's topics, as [`NodeRecords::get`] would give them: only the
+    /// record's fields up to its topics are decoded. ROOT reads every
+    /// node's topics (4,295 records at ten years), and their sources and
+    /// pending children were as much again to decode and drop.
+    pub fn topics(&self, node: &str) -> Result<Option<Vec<Topic>>> {
+        let value = self.table()?.get(node).map_err(|e| self.store.err(e))?;
+        Ok(value.and_then(|v| codec::decode_head::<TopicsHead>(v.value()).map(|h| h.topics)))
     }
 
     /// Lets go of the read transaction: the next read sees every commit
@@ -520,6 +544,41 @@ mod tests {
         }
         let (store, _) = Store::open(dir.path()).unwrap();
         assert_eq!(store.files().unwrap()["memory/a.md"], rec());
+    }
+
+    #[test]
+    fn a_nodes_topics_read_alone_are_its_records() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = Store::open(dir.path()).unwrap();
+        let node = NodeRecord {
+            input_hash: [1; 32],
+            written_hash: [2; 32],
+            content_hash: [3; 32],
+            adopted: true,
+            status: Status::Fixed,
+            writer: Writer::Model {
+                model: "m".into(),
+                prompt_version: "v".into(),
+            },
+            body_lines: 4,
+            source_lines: 5,
+            topics: vec![Topic {
+                keyword: "deploy".into(),
+                kind: crate::markdown::EntryType::Project,
+            }],
+            sources: vec!["memory/2026-01-01.md".into()],
+            pending: vec!["memory/daily/2026-01-02.md".into()],
+        };
+        let batch = Batch {
+            nodes: vec![("memory/weekly/2026-W01.md".into(), Some(node.clone()))],
+            ..Default::default()
+        };
+        store.commit(&batch).unwrap();
+        let records = store.node_records();
+        let path = "memory/weekly/2026-W01.md";
+        assert_eq!(records.get(path).unwrap(), Some(node.clone()));
+        assert_eq!(records.topics(path).unwrap(), Some(node.topics));
+        assert_eq!(records.topics("memory/weekly/2026-W02.md").unwrap(), None);
     }
 
     #[test]
