@@ -214,3 +214,86 @@ fn a_run_after_a_clean_one_plans_only_what_changed_and_reaches_every_ancestor() 
     assert_eq!(got, want);
     assert_eq!(memory(&p), memory(&full));
 }
+
+#[test]
+fn a_settled_record_lost_to_a_kill_costs_a_full_plan_and_nothing_else() {
+    // The settled record is committed without a sync (the store's close
+    // syncs it): a kill between the two loses it. Here the kill lands at
+    // the next write after it, `.compaction-state.json`, the run's last.
+    let today = "2026-04-20";
+    let p = Project::empty();
+    for day in 1..=9 {
+        p.write(
+            &format!("memory/2026-04-0{day}.md"),
+            format!("# 2026-04-0{day}\n\n## Work {day} [project]\n- step {day}\n"),
+        );
+    }
+    let (_, partial) = compact_planned(&p, today);
+    assert!(!partial, "a first run plans in full");
+    let clean = Project {
+        dir: tempfile::tempdir().unwrap(),
+    };
+    copy_dir(p.path(), clean.path());
+    for q in [&p, &clean] {
+        q.append("memory/2026-04-09.md", "\n## Late [project]\n- the otter\n");
+    }
+    // Which write is the state file's, counted by a traced run on a copy.
+    let traced = Project {
+        dir: tempfile::tempdir().unwrap(),
+    };
+    copy_dir(p.path(), traced.path());
+    let out = traced
+        .hipo()
+        .env("HIPO_FAILPOINT", "trace")
+        .args(["compact", "--today", today])
+        .output()
+        .unwrap();
+    let trace = String::from_utf8_lossy(&out.stderr);
+    let writes: Vec<&str> = trace
+        .lines()
+        .filter(|l| l.starts_with("hipo: failpoint write_atomic #"))
+        .collect();
+    let last = writes.last().expect("the run writes files");
+    assert!(last.contains(".compaction-state.json"), "{trace}");
+    let commits = trace.matches("failpoint store.commit #").count();
+    assert!(commits >= 2, "the run's commit, then the record's: {trace}");
+    let killed = p
+        .hipo()
+        .env(
+            "HIPO_FAILPOINT",
+            format!("write_atomic:{}:abort", writes.len()),
+        )
+        .args(["compact", "--today", today])
+        .output()
+        .unwrap();
+    assert!(!killed.status.success(), "the failpoint fired");
+    assert!(
+        String::from_utf8_lossy(&killed.stderr).contains("abort before"),
+        "{}",
+        String::from_utf8_lossy(&killed.stderr)
+    );
+    // redb rolls an unsynced commit back when it reopens a store a kill
+    // left open: the record is lost, and the next run plans in full, to
+    // the tree a clean run leaves; the one after is answered.
+    let (got, partial) = compact_planned(&p, today);
+    assert!(!partial, "the record was lost with the kill");
+    let (want, _) = compact_planned(&clean, today);
+    assert_eq!(got["nodes"], want["nodes"]);
+    assert_eq!(memory(&p), memory(&clean), "the same tree as a clean run");
+    let (_, answered) = compact_timed(&p, today);
+    assert!(answered, "the run after the kill settled the tree");
+    // A later append is planned from that record, to the same tree.
+    for q in [&p, &clean] {
+        q.append(
+            "memory/2026-04-08.md",
+            "\n## Again [project]\n- the heron\n",
+        );
+    }
+    let (_, partial) = compact_planned(&p, today);
+    compact_planned(&clean, today);
+    assert!(
+        partial,
+        "planned from the record the run after the kill left"
+    );
+    assert_eq!(memory(&p), memory(&clean));
+}

@@ -413,6 +413,13 @@ impl Run<'_> {
     fn commit(&mut self, store: &Store) -> Result<()> {
         self.ledger.records.release();
         if let Some(committed) = &mut self.committed {
+            // The first commit that changes the store forgets the settled
+            // record with it: the next record is committed unsynced
+            // (`settled::remember`), and a kill that loses it must leave
+            // no older record vouching for a store this run changed.
+            if committed.is_empty() && !self.ledger.batch.is_empty() {
+                self.ledger.batch.meta.extend(settled::forgotten());
+            }
             committed.extend(self.ledger.batch.files.iter().cloned());
         }
         self.sink

@@ -381,10 +381,25 @@ impl Store {
 
     /// Applies a batch of changes in one transaction (`None` deletes).
     pub fn commit(&self, batch: &Batch) -> Result<()> {
+        self.commit_as(batch, redb::Durability::Immediate)
+    }
+
+    /// [`Store::commit`] without syncing the disk: the batch is durable
+    /// once the store closes (redb's close makes a durable commit of its
+    /// own) or at the next durable commit, and a kill before then loses
+    /// it, never anything committed before it. Only for what is worth
+    /// less than a sync: a cache that a later run rebuilds when it is
+    /// missing (the settled record, `compact::settled`).
+    pub fn commit_unsynced(&self, batch: &Batch) -> Result<()> {
+        self.commit_as(batch, redb::Durability::None)
+    }
+
+    fn commit_as(&self, batch: &Batch, durability: redb::Durability) -> Result<()> {
         if batch.is_empty() {
             return Ok(());
         }
-        let txn = self.db.begin_write().map_err(|e| self.err(e))?;
+        let mut txn = self.db.begin_write().map_err(|e| self.err(e))?;
+        txn.set_durability(durability).map_err(|e| self.err(e))?;
         {
             let mut files = txn.open_table(FILES).map_err(|e| self.err(e))?;
             for (k, v) in &batch.files {
