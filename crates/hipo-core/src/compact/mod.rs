@@ -243,8 +243,8 @@ pub fn compact_tree(
     // that order, and redb, given a year's records in path order, left the
     // store twice its size after the next run rewrote them.
     let listing = crate::scan::Listing::roots(root);
-    let known = store.files()?;
-    let scan = listing.scan_kept(root, &known);
+    let known = store.files_in_order()?;
+    let scan = listing.scan_sorted(root, &known);
     // A run with no key (a dry run, a retry of some nodes) neither starts
     // from a record nor leaves one.
     let mut files = key.map(|_| since::Files::new(&known));

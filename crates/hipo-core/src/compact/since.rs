@@ -26,7 +26,8 @@ use std::collections::{HashMap, HashSet};
 /// The store's file records as a [`Digest`], followed through a run's
 /// commits: what the settled record keeps of the tree.
 pub(crate) struct Files<'k> {
-    known: &'k HashMap<String, FileRecord>,
+    /// In path order ([`crate::store::Store::files_in_order`]).
+    known: &'k [(String, FileRecord)],
     /// Paths committed this run, with their stamps now (`None`: gone).
     now: HashMap<String, Option<(u64, i128)>>,
     digest: Digest,
@@ -34,7 +35,7 @@ pub(crate) struct Files<'k> {
 
 impl<'k> Files<'k> {
     /// The digest of the records the run starts from.
-    pub fn new(known: &'k HashMap<String, FileRecord>) -> Files<'k> {
+    pub fn new(known: &'k [(String, FileRecord)]) -> Files<'k> {
         let _span = crate::timing::span("compact: records digest");
         let mut digest = Digest::default();
         for (rel, r) in known {
@@ -52,7 +53,11 @@ impl<'k> Files<'k> {
         for (rel, rec) in files {
             let was = match self.now.get(rel) {
                 Some(stamp) => *stamp,
-                None => self.known.get(rel).map(|r| (r.size, r.mtime_ns)),
+                None => self
+                    .known
+                    .binary_search_by(|(k, _)| k.as_str().cmp(rel))
+                    .ok()
+                    .map(|i| (self.known[i].1.size, self.known[i].1.mtime_ns)),
             };
             if let Some((size, mtime_ns)) = was {
                 self.digest.remove(rel, size, mtime_ns);
@@ -208,16 +213,14 @@ mod tests {
             mtime_ns,
             hash: [0; 32],
         };
-        let before: HashMap<String, FileRecord> = [
+        let before = [
             ("memory/a.md".to_string(), rec(1, 10)),
             ("memory/b.md".to_string(), rec(2, 20)),
-        ]
-        .into();
-        let after: HashMap<String, FileRecord> = [
+        ];
+        let after = [
             ("memory/a.md".to_string(), rec(3, 30)),
             ("memory/c.md".to_string(), rec(4, 40)),
-        ]
-        .into();
+        ];
         let mut files = Files::new(&before);
         files.fold(&[
             ("memory/a.md".into(), Some(rec(5, 50))),

@@ -132,3 +132,62 @@ fn extra_globs_add_files_and_walk_only_their_base() {
     );
     assert!(scan_with_globs(dir.path(), &HashMap::new(), &["a/[".to_string()]).is_err());
 }
+
+#[test]
+fn the_sorted_merge_scans_as_the_map_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let mem = dir.path().join("memory");
+    std::fs::create_dir_all(mem.join("daily")).unwrap();
+    std::fs::create_dir_all(dir.path().join("knowledge")).unwrap();
+    for day in 10..=28 {
+        std::fs::write(
+            mem.join(format!("2026-03-{day}.md")),
+            format!("day {day}\n"),
+        )
+        .unwrap();
+    }
+    std::fs::write(mem.join("daily/2026-03-10.md"), "node\n").unwrap();
+    std::fs::write(dir.path().join("knowledge/k.md"), "k\n").unwrap();
+    let first = scan(dir.path(), &HashMap::new());
+    let known: HashMap<String, FileRecord> = first
+        .updates
+        .into_iter()
+        .filter_map(|(k, v)| Some((k, v?)))
+        .collect();
+    // Changed, gone, new, badly named, unreadable; the rest unchanged.
+    std::fs::write(mem.join("2026-03-12.md"), "day 12, longer now\n").unwrap();
+    std::fs::remove_file(mem.join("2026-03-13.md")).unwrap();
+    std::fs::remove_file(mem.join("daily/2026-03-10.md")).unwrap();
+    std::fs::write(mem.join("2026-03-29.md"), "new\n").unwrap();
+    std::fs::write(mem.join("2026-02-30.md"), "x").unwrap();
+    std::fs::write(mem.join("2026-03-14.md"), b"ok\n\xff\n").unwrap();
+    let mut sorted: Vec<(String, FileRecord)> = known.clone().into_iter().collect();
+    sorted.sort_by(|a, b| a.0.cmp(&b.0));
+    let by_map = scan(dir.path(), &known);
+    let merged = Listing::roots(dir.path()).scan_sorted(dir.path(), &sorted);
+    let files = |s: &Scan| -> Vec<(String, FileRecord, bool)> {
+        s.files
+            .iter()
+            .map(|(k, f)| (k.clone(), f.record.clone(), f.changed))
+            .collect()
+    };
+    assert_eq!(files(&merged), files(&by_map));
+    assert_eq!(merged.removed, by_map.removed);
+    // Gone, and (as the map scan has it) unreadable now.
+    assert_eq!(
+        merged.removed,
+        vec![
+            "memory/2026-03-13.md",
+            "memory/2026-03-14.md",
+            "memory/daily/2026-03-10.md"
+        ]
+    );
+    let updates = |s: &Scan| {
+        let mut u = s.updates.clone();
+        u.sort_by(|a, b| a.0.cmp(&b.0));
+        u
+    };
+    assert_eq!(updates(&merged), updates(&by_map));
+    assert_eq!(merged.problems, by_map.problems);
+    assert_eq!(merged.problems.len(), 2);
+}

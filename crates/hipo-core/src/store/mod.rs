@@ -55,6 +55,9 @@ pub struct FileRecord {
     pub hash: Hash,
 }
 
+/// File records by path, in path (byte) order ([`Store::files_in_order`]).
+pub type Files = Vec<(String, FileRecord)>;
+
 /// What hipo knows about a compaction node.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NodeRecord {
@@ -309,6 +312,22 @@ impl Store {
     /// Every file record.
     pub fn files(&self) -> Result<HashMap<String, FileRecord>> {
         self.load(FILES)
+    }
+
+    /// Every file record, in path (byte) order: what a compaction merges
+    /// with its sorted listing ([`crate::scan::Listing::scan_sorted`]),
+    /// no map built.
+    pub fn files_in_order(&self) -> Result<Files> {
+        let table = self.read(FILES)?;
+        let mut out = Vec::new();
+        for item in table.iter().map_err(|e| self.err(e))? {
+            let (k, v) = item.map_err(|e| self.err(e))?;
+            // As in `load`: a record that does not decode is absent.
+            if let Some(rec) = codec::decode(v.value()) {
+                out.push((k.value().to_string(), rec));
+            }
+        }
+        Ok(out)
     }
 
     /// How many file records the store holds.
