@@ -126,6 +126,41 @@ impl<'s> Ledger<'s> {
         }))
     }
 
+    /// [`Ledger::topics`] of each of `paths`, the records among them read
+    /// in one pass ([`crate::store::NodeRecords::topics_of`]).
+    pub fn topics_many(&self, paths: &[String]) -> Result<Vec<Option<Vec<Topic>>>> {
+        let mut out = Vec::with_capacity(paths.len());
+        // Where a record is read: (index in `out`, path, the default for a
+        // node with a state but no record).
+        let mut reads: Vec<(usize, &str, bool)> = Vec::new();
+        for (i, path) in paths.iter().enumerate() {
+            match self.states.get(path) {
+                Some(state) => match &state.topics {
+                    Some(topics) => out.push(Some(topics.clone())),
+                    None => {
+                        out.push(None);
+                        reads.push((i, path, true));
+                    }
+                },
+                None if self.partial => {
+                    out.push(None);
+                    reads.push((i, path, false));
+                }
+                None => out.push(None),
+            }
+        }
+        let wanted: Vec<&str> = reads.iter().map(|r| r.1).collect();
+        let read = self.records.topics_of(&wanted)?;
+        for ((i, _, stated), topics) in reads.into_iter().zip(read) {
+            out[i] = if stated {
+                Some(topics.unwrap_or_default())
+            } else {
+                topics
+            };
+        }
+        Ok(out)
+    }
+
     /// Records a node built or adopted this run. A node is reported when
     /// there is a reason and either its bytes changed or the reason is more
     /// than the store not knowing it (which a rebuilt store would not be

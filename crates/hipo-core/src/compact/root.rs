@@ -178,12 +178,10 @@ impl Run<'_> {
         narrative: Option<[String; 3]>,
     ) -> Result<RootInput<'t>> {
         let ledger = &self.ledger;
-        let topics = |path: String| ledger.topics(&path).transpose();
-        let days = tree
-            .days
-            .iter()
-            .filter_map(|d| Some(topics(NodeId::Daily(*d).path())?.map(|t| (*d, t))))
-            .collect::<Result<Vec<_>>>()?;
+        let paths: Vec<String> = tree.days.iter().map(|d| NodeId::Daily(*d).path()).collect();
+        let days: Vec<_> = (tree.days.iter().zip(ledger.topics_many(&paths)?))
+            .filter_map(|(d, t)| Some((*d, t?)))
+            .collect();
         // The few raw logs ROOT carries in words (see root::notes).
         let span = crate::timing::span("compact: root's raw logs");
         let texts = &self.texts;
@@ -195,12 +193,15 @@ impl Run<'_> {
                 .map(|t| t.into_owned())
         });
         drop(span);
-        let summaries = tree
+        let nodes: Vec<NodeId> = tree
             .level(Level::Monthly)
             .into_iter()
             .chain(tree.level(Level::Weekly))
-            .filter_map(|n| Some(topics(n.path())?.map(|t| (n, t))))
-            .collect::<Result<_>>()?;
+            .collect();
+        let paths: Vec<String> = nodes.iter().map(|n| n.path()).collect();
+        let summaries = (nodes.into_iter().zip(ledger.topics_many(&paths)?))
+            .filter_map(|(n, t)| Some((n, t?)))
+            .collect();
         Ok(RootInput {
             today: self.options.today,
             max_tokens: self.config.root_max_tokens,

@@ -133,6 +133,35 @@ impl NodeRecords<'_> {
         Ok(value.and_then(|v| codec::decode_head::<TopicsHead>(v.value()).map(|h| h.topics)))
     }
 
+    /// [`NodeRecords::topics`] of each of `paths` (in any order), read in
+    /// one pass over the table in path order rather than a lookup each:
+    /// ROOT reads thousands, and each lookup walked the tree from its root.
+    pub fn topics_of(&self, paths: &[&str]) -> Result<Vec<Option<Vec<Topic>>>> {
+        let mut out = vec![None; paths.len()];
+        let mut order: Vec<usize> = (0..paths.len()).collect();
+        order.sort_unstable_by_key(|&i| paths[i]);
+        let (Some(&first), Some(&last)) = (order.first(), order.last()) else {
+            return Ok(out);
+        };
+        let table = self.table()?;
+        let err = |e| self.store.err(e);
+        let mut range = table.range(paths[first]..=paths[last]).map_err(err)?;
+        let mut current = range.next().transpose().map_err(err)?;
+        for i in order {
+            while let Some((k, _)) = &current
+                && k.value() < paths[i]
+            {
+                current = range.next().transpose().map_err(err)?;
+            }
+            if let Some((k, v)) = &current
+                && k.value() == paths[i]
+            {
+                out[i] = codec::decode_head::<TopicsHead>(v.value()).map(|h| h.topics);
+            }
+        }
+        Ok(out)
+    }
+
     /// Lets go of the read transaction: the next read sees every commit
     /// made before it.
     pub fn release(&mut self) {
@@ -613,6 +642,58 @@ mod tests {
         assert_eq!(records.get(path).unwrap(), Some(node.clone()));
         assert_eq!(records.topics(path).unwrap(), Some(node.topics));
         assert_eq!(records.topics("memory/weekly/2026-W02.md").unwrap(), None);
+    }
+
+    #[test]
+    fn topics_read_in_one_pass_are_those_read_one_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = Store::open(dir.path()).unwrap();
+        let node = |keyword: &str| NodeRecord {
+            input_hash: [1; 32],
+            written_hash: [2; 32],
+            content_hash: [3; 32],
+            adopted: false,
+            status: Status::Tentative,
+            writer: Writer::Copy,
+            body_lines: 1,
+            source_lines: 1,
+            topics: vec![Topic {
+                keyword: keyword.into(),
+                kind: crate::markdown::EntryType::Project,
+            }],
+            sources: Vec::new(),
+            pending: Vec::new(),
+        };
+        let days = ["2026-01-01", "2026-01-03", "2026-01-04", "2026-02-01"];
+        let batch = Batch {
+            nodes: days
+                .iter()
+                .map(|d| (format!("memory/daily/{d}.md"), Some(node(d))))
+                .chain([("memory/ROOT.md".to_string(), Some(node("root")))])
+                .collect(),
+            ..Default::default()
+        };
+        store.commit(&batch).unwrap();
+        let records = store.node_records();
+        // Unordered, with gaps, a repeat, and paths before and after all.
+        let paths = [
+            "memory/daily/2026-01-04.md",
+            "memory/daily/2026-01-02.md",
+            "memory/ROOT.md",
+            "memory/daily/2026-01-01.md",
+            "memory/daily/2026-01-04.md",
+            "memory/daily/2027-01-01.md",
+            "memory/daily/2026-02-01.md",
+            "memory/a.md",
+        ];
+        let one_pass = records.topics_of(&paths).unwrap();
+        let each: Vec<_> = paths.iter().map(|p| records.topics(p).unwrap()).collect();
+        assert_eq!(one_pass, each);
+        assert_eq!(one_pass.iter().filter(|t| t.is_some()).count(), 5);
+        assert_eq!(
+            records.topics_of(&[]).unwrap(),
+            Vec::<Option<Vec<Topic>>>::new()
+        );
     }
 
     #[test]
