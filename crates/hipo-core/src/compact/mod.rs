@@ -545,7 +545,7 @@ impl Run<'_> {
                     });
                 } else if let Some(p) = &mut self.partial
                     && !p.dirty.contains(id)
-                    && let Some(node) = p.remembered.remove(&path)
+                    && let Some(node) = p.remembered.take(level, &path)
                 {
                     // Not planned: as the run the record is from left it.
                     self.report.nodes.push(node);

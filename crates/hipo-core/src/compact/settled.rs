@@ -25,7 +25,7 @@
 //! in full before it trusts a record, since its planning may differ from
 //! the one that settled.
 
-use super::since::{Dirty, Files, Partial};
+use super::since::{Dirty, Files, Partial, Remembered};
 use super::{NodeInfo, Options, Report};
 use crate::codec;
 use crate::config::CompactionConfig;
@@ -62,6 +62,10 @@ struct Settled {
 /// The report's nodes, as [`NodeInfo`] (which skips empty fields when
 /// serialised, which postcard cannot read back).
 type Nodes = Vec<(String, Level, Status, u64, u64, Vec<String>)>;
+
+/// [`Nodes`] borrowed from a report: encoded alike, without a copy of
+/// every path.
+type NodesRef<'a> = Vec<(&'a str, Level, Status, u64, u64, &'a [String])>;
 
 /// What a run must match to be answered from a [`Settled`] record; `None`
 /// for a run that is never answered so (a dry run plans for its own
@@ -137,7 +141,7 @@ pub(super) fn since(
     let Some(nodes) = store.meta::<Nodes>(NODES_KEY)? else {
         return Ok(None);
     };
-    let remembered = infos(nodes).map(|n| (n.path.clone(), n)).collect();
+    let remembered = Remembered::new(infos(nodes).collect());
     Ok(Some(Partial { dirty, remembered }))
 }
 
@@ -216,17 +220,17 @@ pub(super) fn remember(
         digest: files.digest(),
         watched: watched(root, newest(files, listing), report),
     };
-    let nodes: Nodes = report
+    let nodes: NodesRef = report
         .nodes
         .iter()
         .map(|n| {
             (
-                n.path.clone(),
+                n.path.as_str(),
                 n.level,
                 n.status,
                 n.lines as u64,
                 n.source_lines as u64,
-                n.pending.clone(),
+                n.pending.as_slice(),
             )
         })
         .collect();
@@ -305,6 +309,27 @@ fn meta(settled: Vec<u8>, nodes: Vec<u8>) -> Batch {
 mod tests {
     use super::*;
     use crate::summarize::NoneSummarizer;
+
+    #[test]
+    fn the_nodes_borrowed_are_encoded_as_the_nodes_read_back() {
+        let owned: Nodes = vec![(
+            "memory/weekly/2026-W09.md".into(),
+            Level::Weekly,
+            Status::NeedsSummarization,
+            3,
+            40,
+            vec!["memory/daily/2026-03-01.md".into()],
+        )];
+        let borrowed: NodesRef = owned
+            .iter()
+            .map(|n| (n.0.as_str(), n.1, n.2, n.3, n.4, n.5.as_slice()))
+            .collect();
+        assert_eq!(codec::encode(&borrowed), codec::encode(&owned));
+        assert_eq!(
+            codec::decode::<Nodes>(&codec::encode(&borrowed)),
+            Some(owned)
+        );
+    }
 
     #[test]
     fn the_key_follows_the_serialized_config_and_the_day() {

@@ -18,7 +18,7 @@
 //! temp file, a changed file that is neither a raw log nor a node.
 
 use super::NodeInfo;
-use crate::layout::{self, Month, NodeId, PathKind, Week};
+use crate::layout::{self, Level, Month, NodeId, PathKind, Week};
 use crate::scan::{Digest, Scan};
 use crate::store::FileRecord;
 use std::collections::{HashMap, HashSet};
@@ -87,7 +87,31 @@ impl<'k> Files<'k> {
 /// entries of the others as that run left them.
 pub(crate) struct Partial {
     pub dirty: Dirty,
-    pub remembered: HashMap<String, NodeInfo>,
+    pub remembered: Remembered,
+}
+
+/// The report's nodes as the run the record is from left them, taken in
+/// the report's order (by level, then path): a merge with the tree rather
+/// than a map of every node (4,295 at ten years).
+pub(crate) struct Remembered(std::iter::Peekable<std::vec::IntoIter<NodeInfo>>);
+
+impl Remembered {
+    pub fn new(mut nodes: Vec<NodeInfo>) -> Remembered {
+        // In that order already, as a report lists them.
+        nodes.sort_by(|a, b| (a.level, &a.path).cmp(&(b.level, &b.path)));
+        Remembered(nodes.into_iter().peekable())
+    }
+
+    /// The node at `path`, if remembered; asked in the report's order
+    /// (the nodes passed over are dropped).
+    pub fn take(&mut self, level: Level, path: &str) -> Option<NodeInfo> {
+        while self
+            .0
+            .next_if(|n| (n.level, n.path.as_str()) < (level, path))
+            .is_some()
+        {}
+        self.0.next_if(|n| n.level == level && n.path == path)
+    }
 }
 
 impl Partial {
@@ -204,6 +228,49 @@ mod tests {
         assert_eq!(dirty(&["knowledge/notes.md"]), None);
         assert_eq!(dirty(&["plans/next.md"]), None);
         assert_eq!(dirty(&[]), Some(vec![NodeId::Root.path()]));
+    }
+
+    #[test]
+    fn remembered_nodes_are_taken_in_the_reports_order() {
+        let info = |path: &str, level: Level| NodeInfo {
+            path: path.into(),
+            level,
+            status: crate::markdown::Status::Fixed,
+            lines: 1,
+            source_lines: 1,
+            pending: Vec::new(),
+        };
+        let mut remembered = Remembered::new(vec![
+            info("memory/ROOT.md", Level::Root),
+            info("memory/daily/2026-03-01.md", Level::Daily),
+            info("memory/daily/2026-03-02.md", Level::Daily),
+            info("memory/daily/2026-03-04.md", Level::Daily),
+            info("memory/weekly/2026-W09.md", Level::Weekly),
+            info("memory/monthly/2026-03.md", Level::Monthly),
+        ]);
+        let mut take = |path: &str, level| remembered.take(level, path).map(|n| n.path);
+        assert_eq!(
+            take("memory/daily/2026-03-01.md", Level::Daily).as_deref(),
+            Some("memory/daily/2026-03-01.md")
+        );
+        // One passed over (planned this run) and one never remembered.
+        assert_eq!(take("memory/daily/2026-03-03.md", Level::Daily), None);
+        assert_eq!(
+            take("memory/daily/2026-03-04.md", Level::Daily).as_deref(),
+            Some("memory/daily/2026-03-04.md")
+        );
+        assert_eq!(
+            take("memory/weekly/2026-W09.md", Level::Weekly).as_deref(),
+            Some("memory/weekly/2026-W09.md")
+        );
+        assert_eq!(
+            take("memory/monthly/2026-03.md", Level::Monthly).as_deref(),
+            Some("memory/monthly/2026-03.md")
+        );
+        assert_eq!(
+            take("memory/ROOT.md", Level::Root).as_deref(),
+            Some("memory/ROOT.md")
+        );
     }
 
     #[test]
