@@ -297,3 +297,48 @@ fn a_settled_record_lost_to_a_kill_costs_a_full_plan_and_nothing_else() {
     );
     assert_eq!(memory(&p), memory(&clean));
 }
+
+#[test]
+fn an_incremental_root_over_months_and_a_year_is_the_full_plans_root() {
+    // ROOT reads every node's topics: an incremental run reads the ones
+    // it did not plan from their records, in one pass in path order. Three
+    // months across a new year (2026-W01 starts on 2025-12-29), each day
+    // with its own topic, so ROOT counts them all.
+    let today = "2026-02-20";
+    let p = Project::empty();
+    let start = chrono::NaiveDate::from_ymd_opt(2025, 11, 20).unwrap();
+    for i in 0..85 {
+        let day = start + chrono::Duration::days(i);
+        p.write(
+            &format!("memory/{day}.md"),
+            format!("# {day}\n\n## Topic {i} [project]\n- step {i}\n"),
+        );
+    }
+    let (_, partial) = compact_planned(&p, today);
+    assert!(!partial, "a first run plans in full");
+    let full = Project {
+        dir: tempfile::tempdir().unwrap(),
+    };
+    copy_dir(p.path(), full.path());
+    // A file beside the tree makes the copy plan in full.
+    full.write("knowledge/aside.md", "# Aside\n");
+    for q in [&p, &full] {
+        q.append(
+            "memory/2026-01-01.md",
+            "\n## New year [user]\n- likes the otter\n",
+        );
+    }
+    let (got, partial) = compact_planned(&p, today);
+    let (want, full_plan) = compact_planned(&full, today);
+    assert!(partial && !full_plan);
+    assert_eq!(got, want, "the same report");
+    let root = p.read("memory/ROOT.md");
+    assert_eq!(root, full.read("memory/ROOT.md"), "the same ROOT");
+    assert!(root.contains("new-year [user"), "{root}");
+    // Every day's topic, as one series.
+    assert!(
+        root.contains("- topic-0–84 [project, 8d]: 85 topics"),
+        "{root}"
+    );
+    assert_eq!(memory(&p), memory(&full), "the same tree");
+}
