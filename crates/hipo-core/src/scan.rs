@@ -17,8 +17,10 @@ use std::path::Path;
 
 mod digest;
 mod globs;
+mod merged;
 pub(crate) use digest::{Digest, digest};
 use globs::{glob_bases, glob_set};
+use merged::scan_merged;
 
 /// Top-level directories searched for Markdown.
 pub const ROOT_DIRS: [&str; 3] = ["memory", "knowledge", "plans"];
@@ -345,73 +347,6 @@ fn scan_found(root: &Path, known: &HashMap<String, FileRecord>, walked: Walked) 
         }
     }
     scan.removed.sort();
-    scan.problems.sort_by(|a, b| a.path.cmp(&b.path));
-    scan
-}
-
-/// [`scan_found`] with the records in path order: the listing is sorted
-/// and merged with them. The files to hash keep the walk's order, in
-/// which their records are written (see `compact::compact_tree`).
-fn scan_merged(root: &Path, known: &[(String, FileRecord)], walked: Walked) -> Scan {
-    let Walked {
-        found,
-        problems,
-        temp,
-        ..
-    } = walked;
-    let mut scan = Scan {
-        problems,
-        stale_temp: temp,
-        ..Default::default()
-    };
-    let mut found: Vec<(usize, Found)> = found.into_iter().enumerate().collect();
-    found.sort_unstable_by(|a, b| a.1.rel.cmp(&b.1.rel));
-    let mut kept = Vec::with_capacity(found.len());
-    let mut to_hash = Vec::new();
-    let mut at = 0;
-    for (order, f) in found {
-        while known.get(at).is_some_and(|(rel, _)| *rel < f.rel) {
-            at += 1;
-        }
-        let rec = known.get(at).filter(|(rel, _)| *rel == f.rel).map(|k| &k.1);
-        let kind = match layout::classify(&f.rel) {
-            Ok(k) => k,
-            Err(bad) => {
-                scan.problems.push(Problem {
-                    path: f.rel,
-                    line: None,
-                    message: bad.0,
-                });
-                continue;
-            }
-        };
-        match rec {
-            Some(rec) if rec.size == f.size && rec.mtime_ns == f.mtime_ns => {
-                let record = rec.clone();
-                let file = ScannedFile {
-                    kind,
-                    record,
-                    changed: false,
-                };
-                kept.push((f.rel, file));
-            }
-            _ => to_hash.push((order, f, kind)),
-        }
-    }
-    // Sorted: the ordered map is built from them in one pass.
-    scan.files = kept.into_iter().collect();
-    to_hash.sort_unstable_by_key(|(order, ..)| *order);
-    let to_hash: Vec<(Found, PathKind)> = to_hash.into_iter().map(|(_, f, k)| (f, k)).collect();
-    add_hashed(root, &mut scan, to_hash);
-    // Known but not found usable now: gone (a merge of two sorted lists).
-    let mut files = scan.files.keys().peekable();
-    for (rel, _) in known {
-        while files.next_if(|f| *f < rel).is_some() {}
-        if files.peek() != Some(&rel) {
-            scan.removed.push(rel.clone());
-            scan.updates.push((rel.clone(), None));
-        }
-    }
     scan.problems.sort_by(|a, b| a.path.cmp(&b.path));
     scan
 }
