@@ -414,36 +414,13 @@ fn walk(
     wanted: &dyn Fn(&str) -> bool,
     trusted: Trusted,
 ) {
-    let dir = if rel_dir.is_empty() {
-        root.to_path_buf()
-    } else {
-        root.join(rel_dir)
-    };
-    let entries = match std::fs::read_dir(dir) {
-        Ok(e) => e,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return,
-        Err(e) => {
-            out.problems.push(Problem {
-                path: rel_dir.into(),
-                line: None,
-                message: format!("cannot list: {e}"),
-            });
-            return;
-        }
+    let Some(entries) = list_dir(root, rel_dir, out) else {
+        return;
     };
     for entry in entries.flatten() {
         let name = entry.file_name();
         let Some(name) = name.to_str() else { continue };
-        let rel = if rel_dir.is_empty() {
-            name.to_string()
-        } else {
-            // Not `format!`: this runs for every file of every scan.
-            let mut rel = String::with_capacity(rel_dir.len() + 1 + name.len());
-            rel.push_str(rel_dir);
-            rel.push('/');
-            rel.push_str(name);
-            rel
-        };
+        let rel = child_rel(rel_dir, name);
         if name.starts_with('.') {
             if name.starts_with(crate::fsutil::TEMP_PREFIX) {
                 out.temp.push(rel);
@@ -471,38 +448,88 @@ fn walk(
             m
         };
         if meta.is_dir() {
-            // `memory/2026-01-02.md/` is a log or node by name only: say
-            // so rather than skip it silently.
-            if matches!(
-                layout::classify(&rel),
-                Ok(layout::PathKind::Raw(_) | layout::PathKind::Node(_))
-            ) {
-                out.problems.push(Problem {
-                    path: rel.clone(),
-                    line: None,
-                    message:
-                        "is a directory, not a Markdown file, so hipo skips it; rename or move it"
-                            .into(),
-                });
-            }
+            flag_named_dir(&rel, out);
             if depth > 1 {
                 walk(root, &rel, depth - 1, out, wanted, trusted);
             }
-        } else if !meta.is_file() && wanted(&rel) {
-            // A FIFO, device or socket by a Markdown file's name (or a
-            // link to one, such as `/dev/zero`): never read, but said.
-            out.problems.push(Problem {
-                path: rel.clone(),
-                line: None,
-                message: "is not a regular file (a FIFO, a device or a socket), so hipo skips it; remove or rename it".into(),
-            });
-        } else if wanted(&rel) {
-            out.add(Found {
-                rel,
-                size: meta.len(),
-                mtime_ns: mtime_ns(&meta),
-            });
+        } else {
+            add_stated(rel, &meta, wanted, out);
         }
+    }
+}
+
+/// The listing of `rel_dir` (the root when empty); `None` when it is
+/// missing (nothing to walk, not a problem) or cannot be listed (said).
+fn list_dir(root: &Path, rel_dir: &str, out: &mut Walked) -> Option<std::fs::ReadDir> {
+    let dir = if rel_dir.is_empty() {
+        root.to_path_buf()
+    } else {
+        root.join(rel_dir)
+    };
+    match std::fs::read_dir(dir) {
+        Ok(e) => Some(e),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => {
+            out.problems.push(Problem {
+                path: rel_dir.into(),
+                line: None,
+                message: format!("cannot list: {e}"),
+            });
+            None
+        }
+    }
+}
+
+/// `rel_dir/name` (or `name` at the root), in one allocation of the
+/// exact size: not `format!`, as this runs for every file of every scan.
+fn child_rel(rel_dir: &str, name: &str) -> String {
+    if rel_dir.is_empty() {
+        return name.to_string();
+    }
+    let mut rel = String::with_capacity(rel_dir.len() + 1 + name.len());
+    rel.push_str(rel_dir);
+    rel.push('/');
+    rel.push_str(name);
+    rel
+}
+
+/// `memory/2026-01-02.md/` is a log or node by name only: say so rather
+/// than skip it silently (the walk still goes into it).
+fn flag_named_dir(rel: &str, out: &mut Walked) {
+    if matches!(
+        layout::classify(rel),
+        Ok(layout::PathKind::Raw(_) | layout::PathKind::Node(_))
+    ) {
+        out.problems.push(Problem {
+            path: rel.to_string(),
+            line: None,
+            message: "is a directory, not a Markdown file, so hipo skips it; rename or move it"
+                .into(),
+        });
+    }
+}
+
+/// A stat'ed entry that is not a directory: added with its size and mtime
+/// when wanted, or, when it is a FIFO, device or socket by a Markdown
+/// file's name (or a link to one, such as `/dev/zero`), never read but said.
+fn add_stated(
+    rel: String,
+    meta: &std::fs::Metadata,
+    wanted: &dyn Fn(&str) -> bool,
+    out: &mut Walked,
+) {
+    if !meta.is_file() && wanted(&rel) {
+        out.problems.push(Problem {
+            path: rel,
+            line: None,
+            message: "is not a regular file (a FIFO, a device or a socket), so hipo skips it; remove or rename it".into(),
+        });
+    } else if wanted(&rel) {
+        out.add(Found {
+            rel,
+            size: meta.len(),
+            mtime_ns: mtime_ns(meta),
+        });
     }
 }
 
