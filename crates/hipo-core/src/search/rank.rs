@@ -72,17 +72,7 @@ pub(super) fn sections(
 ) -> Result<(Vec<Ranked>, bool)> {
     let (mut whole, more_whole) = top(searcher, built.query.as_ref(), pool)?;
     let Some(windows) = &built.windows else {
-        let whole = whole
-            .into_iter()
-            .map(|(score, addr)| Ranked {
-                score,
-                evidence: score,
-                coverage: 1.0,
-                addr,
-                window: false,
-            })
-            .collect();
-        return Ok((whole, more_whole));
+        return Ok((whole_only(whole), more_whole));
     };
     let (mut parts, more_parts) = top(searcher, windows.as_ref(), pool.saturating_mul(2))?;
     let f = &built.fields;
@@ -94,47 +84,115 @@ pub(super) fn sections(
         (&mut whole, &section_fields[..]),
         (&mut parts, &window_fields[..]),
     ] {
-        let docs: Vec<DocAddress> = list.iter().map(|x| x.1).collect();
-        let cov = coverage(searcher, fields, &built.ranked, &docs)?;
-        covered.extend(docs.into_iter().zip(cov.iter().copied()));
-        for (x, c) in list.iter_mut().zip(cov) {
-            x.0 *= c.powf(COVERAGE_POWER);
-        }
-        list.sort_by(|x, y| {
-            y.0.total_cmp(&x.0)
-                .then_with(|| place_of(cols, x.1).cmp(&place_of(cols, y.1)))
-        });
+        weigh_by_coverage(searcher, cols, built, fields, list, &mut covered)?;
     }
-    // A section missing from a full list scores at most that list's last.
-    let floor = |list: &[(Score, DocAddress)], more: bool| {
-        if more {
-            list.last().map_or(0.0, |l| l.0)
-        } else {
-            0.0
-        }
+    let floors = Floors {
+        whole: floor(&whole, more_whole),
+        part: floor(&parts, more_parts),
     };
-    let (whole_floor, part_floor) = (floor(&whole, more_whole), floor(&parts, more_parts));
-    // section → (whole score, its ranking document, its best window's
-    // score and address)
-    type Evidence = (
-        Option<Score>,
-        Option<DocAddress>,
-        Option<(Score, DocAddress)>,
-    );
+    let by_sec = by_section(cols, &whole, &parts);
+    let opening = opening(searcher, cols, built, pool)?;
+    let out = combine(cols, by_sec, floors, &opening, &covered);
+    Ok((out, more_whole || more_parts))
+}
+
+/// A query without windows (unscored: filters only) ranks by its ranking
+/// documents alone, as they came.
+fn whole_only(whole: Vec<(Score, DocAddress)>) -> Vec<Ranked> {
+    whole
+        .into_iter()
+        .map(|(score, addr)| Ranked {
+            score,
+            evidence: score,
+            coverage: 1.0,
+            addr,
+            window: false,
+        })
+        .collect()
+}
+
+/// Scales each score of `list` by its document's coverage over `fields`
+/// (noted in `covered`, which [`Ranked::coverage`] reports), then sorts it
+/// best first, ties in place order, so its last is its floor.
+fn weigh_by_coverage(
+    searcher: &Searcher,
+    cols: &[Columns],
+    built: &Built,
+    fields: &[tantivy::schema::Field],
+    list: &mut [(Score, DocAddress)],
+    covered: &mut HashMap<DocAddress, Score>,
+) -> Result<()> {
+    let docs: Vec<DocAddress> = list.iter().map(|x| x.1).collect();
+    let cov = coverage(searcher, fields, &built.ranked, &docs)?;
+    covered.extend(docs.into_iter().zip(cov.iter().copied()));
+    for (x, c) in list.iter_mut().zip(cov) {
+        x.0 *= c.powf(COVERAGE_POWER);
+    }
+    list.sort_by(|x, y| {
+        y.0.total_cmp(&x.0)
+            .then_with(|| place_of(cols, x.1).cmp(&place_of(cols, y.1)))
+    });
+    Ok(())
+}
+
+/// A section missing from a full list scores at most that list's last
+/// (0 when the list holds every match).
+fn floor(list: &[(Score, DocAddress)], more: bool) -> Score {
+    if more {
+        list.last().map_or(0.0, |l| l.0)
+    } else {
+        0.0
+    }
+}
+
+/// The floors of the whole-section list and of the windows' list.
+#[derive(Clone, Copy)]
+struct Floors {
+    whole: Score,
+    part: Score,
+}
+
+/// A section's evidence: its whole score, its ranking document, and its
+/// best window's score and address.
+type Evidence = (
+    Option<Score>,
+    Option<DocAddress>,
+    Option<(Score, DocAddress)>,
+);
+
+/// The two lists' evidence gathered by section; a section's best window is
+/// the first of its windows in `parts` (sorted best first).
+fn by_section(
+    cols: &[Columns],
+    whole: &[(Score, DocAddress)],
+    parts: &[(Score, DocAddress)],
+) -> HashMap<u64, Evidence> {
     let mut by_sec: HashMap<u64, Evidence> = HashMap::new();
-    for &(s, a) in &whole {
+    for &(s, a) in whole {
         by_sec.insert(section_of(cols, a), (Some(s), Some(a), None));
     }
-    for &(s, a) in &parts {
+    for &(s, a) in parts {
         let e = by_sec.entry(section_of(cols, a)).or_default();
         e.2.get_or_insert((s, a));
     }
-    let opening = opening(searcher, cols, built, pool)?;
+    by_sec
+}
+
+/// Each section's score (its two kinds of evidence, a missing one at its
+/// floor, plus the opening's prior), known by its best window when it has
+/// one; best first, ties in place order.
+fn combine(
+    cols: &[Columns],
+    by_sec: HashMap<u64, Evidence>,
+    floors: Floors,
+    opening: &HashMap<u64, Score>,
+    covered: &HashMap<DocAddress, Score>,
+) -> Vec<Ranked> {
     let mut out: Vec<Ranked> = by_sec
         .into_iter()
         .filter_map(|(sec, (w, doc, part))| {
             let evidence =
-                w.unwrap_or(whole_floor) + PASSAGE_WEIGHT * part.map_or(part_floor, |p| p.0);
+                w.unwrap_or(floors.whole) + PASSAGE_WEIGHT * part.map_or(floors.part, |p| p.0);
             let score = evidence + OPENING_WEIGHT * opening.get(&sec).copied().unwrap_or(0.0);
             let (addr, window) = match part {
                 Some((_, window)) => (window, true),
@@ -154,7 +212,7 @@ pub(super) fn sections(
             .total_cmp(&x.score)
             .then_with(|| place_of(cols, x.addr).cmp(&place_of(cols, y.addr)))
     });
-    Ok((out, more_whole || more_parts))
+    out
 }
 
 /// The BM25 of the `pool` sections whose opening turns match the query
