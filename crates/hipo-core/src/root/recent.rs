@@ -117,12 +117,41 @@ type Entries<'a> = BTreeSet<(NaiveDate, &'a Topic)>;
 /// found in exactly the same entries make one name: `load test round`),
 /// the rules and facts added or changed in that time, and the counts.
 pub(super) fn recent_patterns(input: &RootInput, standing: &[Standing]) -> String {
-    let recent = |d: &NaiveDate| (0..PATTERN_DAYS).contains(&(input.today - *d).num_days());
+    let (per_type, entries_of) = recent_words(input);
+    let mut out = String::new();
+    recurring_line(&entries_of, &mut out);
+    changed_lines(input.today, standing, &mut out);
+    if !per_type.is_empty() {
+        let counts: Vec<String> = per_type
+            .iter()
+            .map(|(k, n)| format!("{n} {}", k.as_str()))
+            .collect();
+        out.push_str(&format!(
+            "- last {PATTERN_DAYS} days: {} entries\n",
+            counts.join(", ")
+        ));
+    }
+    if out.is_empty() {
+        out.push_str("- no entries in the last 30 days\n");
+    }
+    out
+}
+
+/// Whether `day` is within the last [`PATTERN_DAYS`] days of `today`.
+fn recent(today: NaiveDate, day: NaiveDate) -> bool {
+    (0..PATTERN_DAYS).contains(&(today - day).num_days())
+}
+
+/// Each word's entries and its first place in a keyword (for the order of
+/// words within a name).
+type WordEntries<'a> = BTreeMap<String, (Entries<'a>, usize)>;
+
+/// One pass over the recent days' topics: the number of entries of each
+/// type, and each keyword word's entries (day, topic).
+fn recent_words<'i>(input: &'i RootInput) -> (BTreeMap<EntryType, usize>, WordEntries<'i>) {
     let mut per_type: BTreeMap<EntryType, usize> = BTreeMap::new();
-    // Each word's entries (day, topic) and its first place, for the order
-    // of words within a name.
-    let mut entries_of: BTreeMap<String, (Entries, usize)> = BTreeMap::new();
-    for (day, topics) in input.days.iter().filter(|(d, _)| recent(d)) {
+    let mut entries_of: WordEntries = BTreeMap::new();
+    for (day, topics) in input.days.iter().filter(|(d, _)| recent(input.today, *d)) {
         for t in topics {
             *per_type.entry(t.kind).or_default() += 1;
             for (place, w) in keyword_words(&t.keyword).into_iter().enumerate() {
@@ -133,8 +162,16 @@ pub(super) fn recent_patterns(input: &RootInput, standing: &[Standing]) -> Strin
             }
         }
     }
+    (per_type, entries_of)
+}
+
+/// The recurring subjects' line: words found in more than one entry, those
+/// found in exactly the same entries named together, most days first (then
+/// most entries, then by name), at most [`MAX_RECURRING`]; none when none
+/// recur.
+fn recurring_line(entries_of: &WordEntries, out: &mut String) {
     let mut names: BTreeMap<&Entries, Vec<(usize, &str)>> = BTreeMap::new();
-    for (w, (entries, place)) in &entries_of {
+    for (w, (entries, place)) in entries_of {
         if entries.len() > 1 {
             names.entry(entries).or_default().push((*place, w));
         }
@@ -149,28 +186,33 @@ pub(super) fn recent_patterns(input: &RootInput, standing: &[Standing]) -> Strin
         })
         .collect();
     recurring.sort_by(|a, b| (b.1, b.0, &a.2).cmp(&(a.1, a.0, &b.2)));
-    let mut out = String::new();
-    if !recurring.is_empty() {
-        let list: Vec<String> = recurring
-            .iter()
-            .take(MAX_RECURRING)
-            .map(|(n, d, name)| match d {
-                1 => format!("{name} ({n} entries, 1 day)"),
-                _ => format!("{name} ({n} entries, {d} days)"),
-            })
-            .collect();
-        out.push_str(&format!(
-            "- recurring (last {PATTERN_DAYS} days): {}\n",
-            list.join(", ")
-        ));
+    if recurring.is_empty() {
+        return;
     }
+    let list: Vec<String> = recurring
+        .iter()
+        .take(MAX_RECURRING)
+        .map(|(n, d, name)| match d {
+            1 => format!("{name} ({n} entries, 1 day)"),
+            _ => format!("{name} ({n} entries, {d} days)"),
+        })
+        .collect();
+    out.push_str(&format!(
+        "- recurring (last {PATTERN_DAYS} days): {}\n",
+        list.join(", ")
+    ));
+}
+
+/// The rules and the facts about people whose newest mention is recent,
+/// each as new, restated or changed (it replaced another): a line each.
+fn changed_lines(today: NaiveDate, standing: &[Standing], out: &mut String) {
     for (kind, what) in [
         (EntryType::Feedback, "rules"),
         (EntryType::User, "facts about people"),
     ] {
         let changed: Vec<String> = standing
             .iter()
-            .filter(|s| s.topic.kind == kind && recent(&s.latest))
+            .filter(|s| s.topic.kind == kind && recent(today, s.latest))
             .map(|s| {
                 let how = if !s.replaces.is_empty() {
                     "changed"
@@ -189,20 +231,6 @@ pub(super) fn recent_patterns(input: &RootInput, standing: &[Standing]) -> Strin
             ));
         }
     }
-    if !per_type.is_empty() {
-        let counts: Vec<String> = per_type
-            .iter()
-            .map(|(k, n)| format!("{n} {}", k.as_str()))
-            .collect();
-        out.push_str(&format!(
-            "- last {PATTERN_DAYS} days: {} entries\n",
-            counts.join(", ")
-        ));
-    }
-    if out.is_empty() {
-        out.push_str("- no entries in the last 30 days\n");
-    }
-    out
 }
 
 /// A keyword's content words, in order, without repeats.
