@@ -2,6 +2,7 @@
 //! sections, the write and the `MEMORY.md` sync. What ROOT.md holds is
 //! [`crate::root`]'s.
 
+use super::inputs::Inputs;
 use super::record::Entry;
 use super::{Reason, Run, SummaryFailure, plan};
 use crate::error::Result;
@@ -23,48 +24,20 @@ impl Run<'_> {
             return self.ledger.keep(id);
         }
         self.load_for_root(tree)?;
-        let mut inputs = super::inputs::gather(
-            tree,
-            id,
-            self.threshold(Level::Root),
-            &self.ledger.states,
-            &self.scan,
-        );
-        // ROOT also depends on the day (ages, staleness) and on who writes
-        // its narrative.
-        let mut hasher = blake3::Hasher::new();
-        hasher.update(&inputs.hash);
-        hasher.update(self.options.today.to_string().as_bytes());
-        hasher.update(self.writer.to_string().as_bytes());
-        inputs.hash = *hasher.finalize().as_bytes();
+        let inputs = self.root_inputs(tree);
         let on_disk = self.scan.hash(&path);
         let (Some(reason), was_pending) = self.plan_root(on_disk, &inputs.hash)? else {
             return self.ledger.keep(id);
         };
-        let existing = match on_disk {
-            Some(_) => self.texts.read(self.root, &path).ok().map(str::to_string),
-            None => None,
-        };
-        let (narrative, pending) =
-            self.narrative_or_kept(tree, inputs.hash, existing.as_deref(), was_pending);
-        let content = redact(&root_md::build(&self.root_input(
-            tree,
-            existing.as_deref(),
-            narrative,
-        )?))
-        .into_owned();
+        let (content, pending) =
+            self.root_content(tree, &path, on_disk, inputs.hash, was_pending)?;
         let hash = *blake3::hash(content.as_bytes()).as_bytes();
         let written = on_disk != Some(hash);
-        let mut prev = None;
-        // On a shared project a ROOT.md that is not what this clone wrote
-        // is, as a rule, another clone's (ROOT carries no provenance hash
-        // to tell it from an edit), so no `.prev` is kept of it.
-        if written && reason == Reason::Adopted && !self.config.shared {
-            // Sections without hipo's marker were kept; an edit inside one
-            // of hipo's sections is replaced, so keep the old text.
-            let what = "was edited inside sections hipo writes (marked <!-- hipo:auto -->)";
-            prev = self.keep_prev(&path, &content, what)?;
-        }
+        let prev = if written && reason == Reason::Adopted {
+            self.keep_edited_root(&path, &content)?
+        } else {
+            None
+        };
         let reason = if prev.is_some() {
             Reason::Replaced
         } else {
@@ -102,6 +75,64 @@ impl Run<'_> {
             prev,
         });
         Ok(())
+    }
+
+    /// ROOT's inputs: its children's, and the day (ages, staleness) and who
+    /// writes its narrative, on which ROOT also depends.
+    fn root_inputs(&self, tree: &Tree) -> Inputs {
+        let mut inputs = super::inputs::gather(
+            tree,
+            NodeId::Root,
+            self.threshold(Level::Root),
+            &self.ledger.states,
+            &self.scan,
+        );
+        let mut hasher = blake3::Hasher::new();
+        hasher.update(&inputs.hash);
+        hasher.update(self.options.today.to_string().as_bytes());
+        hasher.update(self.writer.to_string().as_bytes());
+        inputs.hash = *hasher.finalize().as_bytes();
+        inputs
+    }
+
+    /// ROOT.md's new text, redacted, built over the file as it is (whose
+    /// hand-written sections are kept) with the model's narrative or the
+    /// kept one; `true` when the narrative is still owed.
+    fn root_content(
+        &mut self,
+        tree: &Tree,
+        path: &str,
+        on_disk: Option<Hash>,
+        input_hash: Hash,
+        was_pending: bool,
+    ) -> Result<(String, bool)> {
+        let existing = match on_disk {
+            Some(_) => self.texts.read(self.root, path).ok().map(str::to_string),
+            None => None,
+        };
+        let (narrative, pending) =
+            self.narrative_or_kept(tree, input_hash, existing.as_deref(), was_pending);
+        let content = redact(&root_md::build(&self.root_input(
+            tree,
+            existing.as_deref(),
+            narrative,
+        )?))
+        .into_owned();
+        Ok((content, pending))
+    }
+
+    /// The `.prev` of an adopted ROOT.md about to be rewritten: sections
+    /// without hipo's marker were kept, but an edit inside one of hipo's
+    /// sections is replaced, so the old text is kept. On a shared project a
+    /// ROOT.md that is not what this clone wrote is, as a rule, another
+    /// clone's (ROOT carries no provenance hash to tell it from an edit),
+    /// so no `.prev` is kept of it.
+    fn keep_edited_root(&mut self, path: &str, content: &str) -> Result<Option<String>> {
+        if self.config.shared {
+            return Ok(None);
+        }
+        let what = "was edited inside sections hipo writes (marked <!-- hipo:auto -->)";
+        self.keep_prev(path, content, what)
     }
 
     /// In a partial run, the states ROOT reads that were not planned: the
