@@ -123,35 +123,8 @@ fn clause(f: &Fields, c: &Clause, positive: &mut Vec<String>) -> Option<Box<dyn 
 /// The query, its filters and its section clauses; an error when there
 /// is nothing to search for.
 pub(super) fn build(searcher: &Searcher, f: &Fields, q: &Query) -> Result<Built> {
-    let mut positive = Vec::new();
-    let mut seen = HashSet::new();
-    for t in analyzer::tokens(&q.text.join(" ")) {
-        if seen.insert(t.text.clone()) {
-            positive.push(t.text);
-        }
-    }
-    // A result is a section, and a long section is indexed as several
-    // windows: a required word may sit in another window than the match,
-    // and an excluded one anywhere in the section. So the section rule
-    // judges clauses over all its windows, and they score as words.
-    let mut sections = Vec::new();
-    let mut required = Vec::new();
-    for c in &q.required {
-        if let Some(query) = clause(f, c, &mut required) {
-            sections.push((true, query));
-        }
-    }
-    let mut ignored = Vec::new();
-    for c in &q.excluded {
-        if let Some(query) = clause(f, c, &mut ignored) {
-            sections.push((false, query));
-        }
-    }
-    for t in required {
-        if seen.insert(t.clone()) {
-            positive.push(t);
-        }
-    }
+    let (sections, required) = section_clauses(f, q);
+    let positive = positive_terms(&q.text, required);
     let scored = !positive.is_empty();
     let ranked = terms::with_idf(searcher, f, &positive);
     let mut clauses: Vec<(Occur, Box<dyn TQuery>)> = vec![(
@@ -185,13 +158,9 @@ pub(super) fn build(searcher: &Searcher, f: &Fields, q: &Query) -> Result<Built>
     if let Some(filter) = &filter {
         clauses.push((Occur::Must, boosted(filter.box_clone(), 0.0)));
     }
-    let windows = passage.as_ref().map(|p| -> Box<dyn TQuery> {
-        let mut must = vec![(Occur::Must, p.box_clone())];
-        if let Some(filter) = &filter {
-            must.push((Occur::Must, boosted(filter.box_clone(), 0.0)));
-        }
-        Box::new(BooleanQuery::new(must))
-    });
+    let windows = passage
+        .as_ref()
+        .map(|p| windows_query(p.as_ref(), filter.as_deref()));
     Ok(Built {
         fields: *f,
         query: Box::new(BooleanQuery::new(clauses)),
@@ -204,6 +173,59 @@ pub(super) fn build(searcher: &Searcher, f: &Fields, q: &Query) -> Result<Built>
         ranked,
         opening,
     })
+}
+
+/// Required (`true`) and excluded clauses, as [`Built::sections`] holds them.
+type SectionClauses = Vec<(bool, Box<dyn TQuery>)>;
+
+/// A result is a section, and a long section is indexed as several
+/// windows: a required word may sit in another window than the match, and
+/// an excluded one anywhere in the section. So the section rule judges the
+/// required (`true`) and excluded clauses over all its windows; returned
+/// with the required clauses' tokens, which score as words.
+fn section_clauses(f: &Fields, q: &Query) -> (SectionClauses, Vec<String>) {
+    let mut sections = Vec::new();
+    let mut required = Vec::new();
+    for c in &q.required {
+        if let Some(query) = clause(f, c, &mut required) {
+            sections.push((true, query));
+        }
+    }
+    let mut ignored = Vec::new();
+    for c in &q.excluded {
+        if let Some(query) = clause(f, c, &mut ignored) {
+            sections.push((false, query));
+        }
+    }
+    (sections, required)
+}
+
+/// The terms that rank, in order without repeats: the query's words, then
+/// the required clauses' tokens.
+fn positive_terms(text: &[String], required: Vec<String>) -> Vec<String> {
+    let mut positive = Vec::new();
+    let mut seen = HashSet::new();
+    for t in analyzer::tokens(&text.join(" ")) {
+        if seen.insert(t.text.clone()) {
+            positive.push(t.text);
+        }
+    }
+    for t in required {
+        if seen.insert(t.clone()) {
+            positive.push(t);
+        }
+    }
+    positive
+}
+
+/// The windows that rank: those matching the passage query and passing
+/// the filters (which do not score).
+fn windows_query(passage: &dyn TQuery, filter: Option<&dyn TQuery>) -> Box<dyn TQuery> {
+    let mut must = vec![(Occur::Must, passage.box_clone())];
+    if let Some(filter) = filter {
+        must.push((Occur::Must, boosted(filter.box_clone(), 0.0)));
+    }
+    Box::new(BooleanQuery::new(must))
 }
 
 /// The filters as one query matching what passes them all.
