@@ -112,53 +112,50 @@ impl<'s> Ledger<'s> {
     /// The topics of a node done this run (`None` when it was not): its
     /// own when built or adopted, else as recorded.
     pub fn topics(&self, path: &str) -> Result<Option<Vec<Topic>>> {
-        let Some(state) = self.states.get(path) else {
-            // A node planned has a state when it has a record, so the
-            // record of one without decides alike in both kinds of run.
-            return match self.partial {
-                true => self.records.topics(path),
-                false => Ok(None),
-            };
-        };
-        Ok(Some(match &state.topics {
-            Some(topics) => topics.clone(),
-            None => self.records.topics(path)?.unwrap_or_default(),
-        }))
+        Ok(match self.topics_from(path) {
+            TopicsFrom::Run(topics) => Some(topics.clone()),
+            TopicsFrom::Record { stated } => recorded(stated, self.records.topics(path)?),
+            TopicsFrom::Nowhere => None,
+        })
     }
 
     /// [`Ledger::topics`] of each of `paths`, the records among them read
     /// in one pass ([`crate::store::NodeRecords::topics_of`]).
     pub fn topics_many(&self, paths: &[String]) -> Result<Vec<Option<Vec<Topic>>>> {
         let mut out = Vec::with_capacity(paths.len());
-        // Where a record is read: (index in `out`, path, the default for a
-        // node with a state but no record).
+        // Where a record is read: (index in `out`, path, whether stated).
         let mut reads: Vec<(usize, &str, bool)> = Vec::new();
         for (i, path) in paths.iter().enumerate() {
-            match self.states.get(path) {
-                Some(state) => match &state.topics {
-                    Some(topics) => out.push(Some(topics.clone())),
-                    None => {
-                        out.push(None);
-                        reads.push((i, path, true));
-                    }
-                },
-                None if self.partial => {
-                    out.push(None);
-                    reads.push((i, path, false));
+            out.push(match self.topics_from(path) {
+                TopicsFrom::Run(topics) => Some(topics.clone()),
+                TopicsFrom::Record { stated } => {
+                    reads.push((i, path, stated));
+                    None
                 }
-                None => out.push(None),
-            }
+                TopicsFrom::Nowhere => None,
+            });
         }
         let wanted: Vec<&str> = reads.iter().map(|r| r.1).collect();
         let read = self.records.topics_of(&wanted)?;
         for ((i, _, stated), topics) in reads.into_iter().zip(read) {
-            out[i] = if stated {
-                Some(topics.unwrap_or_default())
-            } else {
-                topics
-            };
+            out[i] = recorded(stated, topics);
         }
         Ok(out)
+    }
+
+    /// Where a node's topics come from this run: the one rule both
+    /// [`Ledger::topics`] and [`Ledger::topics_many`] follow.
+    fn topics_from(&self, path: &str) -> TopicsFrom<'_> {
+        match self.states.get(path) {
+            Some(state) => match &state.topics {
+                Some(topics) => TopicsFrom::Run(topics),
+                None => TopicsFrom::Record { stated: true },
+            },
+            // A node planned has a state when it has a record, so the
+            // record of one without decides alike in both kinds of run.
+            None if self.partial => TopicsFrom::Record { stated: false },
+            None => TopicsFrom::Nowhere,
+        }
     }
 
     /// Records a node built or adopted this run. A node is reported when
@@ -202,5 +199,25 @@ impl<'s> Ledger<'s> {
         };
         self.states.insert(path.clone(), state);
         self.batch.nodes.push((path, Some(record)));
+    }
+}
+
+/// Where a node's topics come from this run ([`Ledger::topics`]).
+enum TopicsFrom<'a> {
+    /// Built or adopted this run: its own.
+    Run(&'a Vec<Topic>),
+    /// As recorded. `stated`: the node has a state this run, so no record
+    /// means no topics rather than a node not done.
+    Record { stated: bool },
+    /// Not done this run.
+    Nowhere,
+}
+
+/// A record's topics as [`TopicsFrom::Record`] gives them.
+fn recorded(stated: bool, read: Option<Vec<Topic>>) -> Option<Vec<Topic>> {
+    if stated {
+        Some(read.unwrap_or_default())
+    } else {
+        read
     }
 }
