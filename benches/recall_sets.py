@@ -9,6 +9,10 @@ Usage: benches/recall_sets.py HIPO [SET_DIR…] [--memaware PROJECT DEV.jsonl UN
   --memaware takes a project holding the MemAware corpus under memory/
   (see benches/setup.sh) with the dev questions and unrelated prompts.
   FLOOR=X measures another floor; BUDGET=N another budget (default 800).
+  TODAY=next compacts and recalls each set as of the day after its last
+  raw log (HIPO_TODAY), as a project in use is, so ROOT's "last 30 days"
+  lines and the entries' ages are those of a live project; by default
+  the machine's date, before or long after the sets' days.
 
 Per set and half (odd / even case), it prints:
   hit      packs holding a passage of an answering file (MemAware: of an
@@ -19,7 +23,7 @@ Per set and half (odd / even case), it prints:
   pp       passages per non-empty pack
   prec     passages from an answering entry, over all passages given
 """
-import json, os, shutil, subprocess, sys, tempfile
+import datetime, json, os, shutil, subprocess, sys, tempfile
 from pathlib import Path
 
 here = Path(__file__).resolve().parent.parent
@@ -116,11 +120,16 @@ for s in sets:
     with tempfile.TemporaryDirectory() as tmp:
         project = Path(tmp) / "p"
         shutil.copytree(s, project, ignore=shutil.ignore_patterns("prompts.*", "unrelated.txt"))
+        if os.environ.get("TODAY") == "next":
+            last = max(p.stem for p in (project / "memory").glob("[0-9]*-[0-9]*-[0-9]*.md"))
+            day = datetime.date.fromisoformat(last) + datetime.timedelta(days=1)
+            os.environ["HIPO_TODAY"] = day.isoformat()
         subprocess.run([hipo, "--dir", str(project), "compact"], capture_output=True, check=True)
         cases, unrelated = load(s)
         measure(s.name, project, cases, unrelated)
 
 if memaware:
+    os.environ.pop("HIPO_TODAY", None)
     project, dev, unrelated = memaware
     cases = [json.loads(l) for l in open(dev) if l.strip()]
     # An answer is the whole session under the expected `## Session` line.

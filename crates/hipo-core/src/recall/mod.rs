@@ -180,6 +180,13 @@ pub fn recall(memory: &Memory, query: &str, opts: &Options) -> Result<Pack> {
     pack.held = gate.held;
     // The floor is lexical evidence: with vectors, each hit's lexical
     // relevance is compared (a fused score is a rank, not evidence).
+    // ROOT is never a passage (its topics are listed instead), so it
+    // cannot open the pack either: its generated lines ("rules added or
+    // changed (last 30 days)") share plain words with any prompt.
+    let hits: Vec<&Hit> = hits
+        .iter()
+        .filter(|h| h.path != crate::layout::ROOT_PATH)
+        .collect();
     if !hits.iter().any(|h| gate.reaches(h)) {
         return Ok(pack);
     }
@@ -203,12 +210,8 @@ pub fn recall(memory: &Memory, query: &str, opts: &Options) -> Result<Pack> {
         .filter(|h| gate.reaches(h))
         .map(|h| h.relevance)
         .fold(0.0, f32::max);
-    let near = |h: &&Hit| opts.floor <= 0.0 || h.relevance >= best * PACK_SHARE;
-    for h in hits
-        .iter()
-        .filter(|h| h.path != crate::layout::ROOT_PATH)
-        .filter(near)
-    {
+    let near = |h: &&&Hit| opts.floor <= 0.0 || h.relevance >= best * PACK_SHARE;
+    for h in hits.iter().filter(near) {
         let room = opts.budget.saturating_sub(used);
         let full = pack.passages.len() < FULL_PASSAGES;
         let Some(p) = passage(h, opts.today, room, full) else {
