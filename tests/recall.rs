@@ -224,3 +224,28 @@ fn common_words_the_memory_never_wrote_do_not_close_the_gate() {
     assert_eq!(v["abstained"], true, "{v}");
     assert!(v["held"].as_f64().unwrap() < held, "{v}");
 }
+
+/// The sample's typed entries answer "did we keep a backup of the old
+/// postgres 13 box before we killed it" with the decommissioning entry,
+/// ranked first at 0.169 of the chance level counted with the square of
+/// the breadth term, under the floor; counted with its power of 2.25
+/// (`search::terms::BREADTH_POWER`) a young memory's unit is smaller next
+/// to MemAware's, and the pack holds the entry. A prompt about something
+/// else that shares a word with the memory stays empty.
+#[test]
+fn a_young_memory_of_typed_entries_answers_a_paraphrase_ranked_first() {
+    let p = Project::compacted_sample();
+    let v = p.json([
+        "recall",
+        "did we keep a backup of the old postgres 13 box before we killed it",
+    ]);
+    assert_eq!(v["abstained"], false, "{v}");
+    assert_eq!(v["passages"][0]["path"], "memory/2027-01-18.md", "{v}");
+    for unrelated in [
+        "how do I undo the last git commit but keep the changes",
+        "what's the difference between a mutex and a semaphore",
+    ] {
+        let v = p.json(["recall", unrelated]);
+        assert_eq!(v["abstained"], true, "{v}");
+    }
+}

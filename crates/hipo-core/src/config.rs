@@ -68,7 +68,7 @@ pub const DEFAULT_BUDGET: usize = 800;
 /// the 16 MB MemAware chat history): where prompts about something else
 /// stay out of MemAware (97 of 100) while the young memories give a pack
 /// for about nine in ten of the prompts they answer (docs/search.md).
-pub const DEFAULT_FLOOR: f32 = 0.18;
+pub const DEFAULT_FLOOR: f32 = 0.11;
 
 /// `recall.*`: what the prompt hook injects unasked.
 #[derive(Debug, Clone, Deserialize, PartialEq)]

@@ -12,6 +12,19 @@ use crate::index::Fields;
 use crate::index::schema::UNIT_SECTION;
 use tantivy::{Score, Searcher, Term};
 
+/// How fast the chance level grows with the number of distinct sections
+/// D, as a power of ln(1 + D): one ln(1 + D) for the best of D draws, and
+/// a power of it for the breadth of what the memory talks about. With the
+/// square, a young memory of typed entries turned away answers ranked
+/// first at relevance 0.15 to 0.17 while its prompts about something else
+/// stayed under 0.15; the breadth grows a little faster than ln(1 + D).
+/// Measured at powers 2 to 3 (docs/search.md, "The breadth term's power"):
+/// 2.2 and 2.25 give every young set's halves as many answers or more and
+/// leave every unrelated prompt out that the square did; from 2.3 a
+/// prompt about something else gets through in one set, then in four.
+/// MemAware's unit grows by 1.64 (ln(1317)^0.25), and the floor with it.
+pub const BREADTH_POWER: f64 = 2.25;
+
 /// The unit [`super::Hit::relevance`] counts in: about what the best
 /// section scores by chance for a question the memory knows nothing of.
 /// Three things grow with the memory: the IDF of a rare word (BM25 sums
@@ -22,18 +35,18 @@ use tantivy::{Score, Searcher, Term};
 /// prompt's words a passage holds at all, which grows with the breadth of
 /// what the memory talks about (a young project's entries are about one
 /// project; sixteen megabytes of chat are about everything), counted as
-/// ln(1 + D) once more. With the product of the two logs alone, the
+/// ln(1 + D) once more, and a little over ([`BREADTH_POWER`]). With the product of the two logs alone, the
 /// floor that kept prompts about something else out of a 1,320-session
 /// chat history was about twice what separated them in young memories of
-/// 20 to 40 entries (`tests/data/recall`); with the square, one floor
-/// serves both (docs/search.md, "Recall").
+/// 20 to 40 entries (`tests/data/recall`); with the square or a little
+/// over, one floor serves both (docs/search.md, "Recall").
 pub(super) fn chance_level(searcher: &Searcher, f: &Fields, distinct: usize) -> Score {
     let n = searcher
         .doc_freq(&Term::from_field_text(f.unit, UNIT_SECTION))
         .unwrap_or(0)
         .max(1) as f64;
     let draws = (distinct as f64).clamp(1.0, n);
-    ((1.0 + draws).ln().powi(2) * (1.0 + (n + 0.5) / 0.5).ln()) as Score
+    ((1.0 + draws).ln().powf(BREADTH_POWER) * (1.0 + (n + 0.5) / 0.5).ln()) as Score
 }
 
 /// Each term with its BM25 IDF among sections' ranking documents; 0 for a
