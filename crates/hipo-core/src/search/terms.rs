@@ -18,10 +18,11 @@ use tantivy::{Score, Searcher, Term};
 /// square, a young memory of typed entries turned away answers ranked
 /// first at relevance 0.15 to 0.17 while its prompts about something else
 /// stayed under 0.15; the breadth grows a little faster than ln(1 + D).
-/// Measured at powers 2 to 3 (docs/search.md, "The breadth term's power"):
+/// Measured at powers 2 to 3 (docs/search.md, "ROOT does not open the
+/// pack, and the breadth term's power"):
 /// 2.2 and 2.25 give every young set's halves as many answers or more and
-/// leave every unrelated prompt out that the square did; from 2.3 a
-/// prompt about something else gets through in one set, then in four.
+/// leave every unrelated prompt out that the square did; at 2.3 a
+/// prompt about something else gets through in two sets, at 2.5 in four.
 /// MemAware's unit grows by 1.64 (ln(1317)^0.25), and the floor with it.
 pub const BREADTH_POWER: f64 = 2.25;
 
@@ -35,11 +36,12 @@ pub const BREADTH_POWER: f64 = 2.25;
 /// prompt's words a passage holds at all, which grows with the breadth of
 /// what the memory talks about (a young project's entries are about one
 /// project; sixteen megabytes of chat are about everything), counted as
-/// ln(1 + D) once more, and a little over ([`BREADTH_POWER`]). With the product of the two logs alone, the
-/// floor that kept prompts about something else out of a 1,320-session
-/// chat history was about twice what separated them in young memories of
-/// 20 to 40 entries (`tests/data/recall`); with the square or a little
-/// over, one floor serves both (docs/search.md, "Recall").
+/// ln(1 + D) once more, and a little over ([`BREADTH_POWER`]). With the
+/// product of the two logs alone, the floor that kept prompts about
+/// something else out of a 1,320-session chat history was about twice
+/// what separated them in young memories of 20 to 40 entries
+/// (`tests/data/recall`); with the square or a little over, one floor
+/// serves both (docs/search.md, "Recall").
 pub(super) fn chance_level(searcher: &Searcher, f: &Fields, distinct: usize) -> Score {
     let n = searcher
         .doc_freq(&Term::from_field_text(f.unit, UNIT_SECTION))
