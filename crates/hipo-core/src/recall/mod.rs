@@ -211,13 +211,15 @@ pub fn recall(memory: &Memory, query: &str, opts: &Options) -> Result<Pack> {
         .map(|h| h.relevance)
         .fold(0.0, f32::max);
     let near = |h: &&&Hit| opts.floor <= 0.0 || h.relevance >= best * PACK_SHARE;
+    let mut told = false;
     for h in hits.iter().filter(near) {
         let room = opts.budget.saturating_sub(used);
         let full = pack.passages.len() < FULL_PASSAGES;
-        let Some(p) = passage(h, opts.today, room, full) else {
+        let Some(p) = passage(h, opts.today, room, full, told) else {
             break;
         };
-        used += estimate_tokens(&text::passage(&p));
+        used += estimate_tokens(&text::passage(&p, told));
+        told |= text::tells_to_check(&p);
         pack.passages.push(p);
     }
     pack.tokens = estimate_tokens(&text::render(&pack));
@@ -229,7 +231,7 @@ pub fn recall(memory: &Memory, query: &str, opts: &Options) -> Result<Pack> {
 /// several sessions' evidence rather than one session's; cut to `room`
 /// tokens (`None` when not even a useful part fits), and to
 /// [`BRIEF_BYTES`] unless `full`.
-fn passage(h: &Hit, today: NaiveDate, room: usize, full: bool) -> Option<Passage> {
+fn passage(h: &Hit, today: NaiveDate, room: usize, full: bool, told: bool) -> Option<Passage> {
     let mut p = Passage {
         path: h.path.clone(),
         lines: [h.line, h.line],
@@ -240,7 +242,7 @@ fn passage(h: &Hit, today: NaiveDate, room: usize, full: bool) -> Option<Passage
         note: note(h, today),
         text: Vec::new(),
     };
-    let bare = estimate_tokens(&text::passage(&p));
+    let bare = estimate_tokens(&text::passage(&p, told));
     let budget = room.checked_sub(bare + 2).filter(|b| *b >= 16)?;
     let bytes = if full {
         budget * 4
@@ -248,7 +250,7 @@ fn passage(h: &Hit, today: NaiveDate, room: usize, full: bool) -> Option<Passage
         BRIEF_BYTES.min(budget * 4)
     };
     p.text.push(cut(h.snippet_text.trim(), bytes));
-    (estimate_tokens(&text::passage(&p)) <= room).then_some(p)
+    (estimate_tokens(&text::passage(&p, told)) <= room).then_some(p)
 }
 
 /// At most `max` bytes of `line`, on a char boundary, `…` when cut.

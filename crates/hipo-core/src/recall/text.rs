@@ -15,10 +15,22 @@ pub fn render(pack: &Pack) -> String {
     for t in &pack.topics {
         out.push_str(&topic(t));
     }
+    let mut told = false;
     for p in &pack.passages {
-        out.push_str(&passage(p));
+        out.push_str(&passage(p, told));
+        told |= tells_to_check(p);
     }
     out
+}
+
+/// What a stale project entry's note asks of the agent, said in full
+/// once a pack: after that, a label gives the age alone. In a pack of old
+/// sessions every label carried it, a tenth of an 800-token pack.
+const CHECK: &str = ": check it still holds";
+
+/// Whether `p`'s label, shown in full, asks the agent to check it.
+pub(super) fn tells_to_check(p: &Passage) -> bool {
+    p.note.as_deref().is_some_and(|n| n.ends_with(CHECK))
 }
 
 /// The pack's first line.
@@ -34,8 +46,10 @@ pub(super) fn topic(line: &str) -> String {
 /// One passage: its label, then its lines indented. A pack repeats a
 /// label per passage, so it says each thing once: a heading's first part
 /// that is the file's name (a raw log's or a node's date) is left to the
-/// path, and the date is given only where neither says it.
-pub(super) fn passage(p: &Passage) -> String {
+/// path, and the date is given only where neither says it; once an
+/// earlier passage has `told` the agent to check a stale entry, the note
+/// gives the age alone.
+pub(super) fn passage(p: &Passage, told: bool) -> String {
     let stem = std::path::Path::new(&p.path)
         .file_stem()
         .and_then(|s| s.to_str())
@@ -54,7 +68,12 @@ pub(super) fn passage(p: &Passage) -> String {
         label.insert(0, d.clone());
     }
     if let Some(n) = &p.note {
-        label.push(n.clone());
+        let n = if told {
+            n.strip_suffix(CHECK).unwrap_or(n)
+        } else {
+            n
+        };
+        label.push(n.to_string());
     }
     let lines = match p.lines {
         [a, b] if a == b => a.to_string(),
@@ -65,4 +84,47 @@ pub(super) fn passage(p: &Passage) -> String {
         let _ = writeln!(out, "  {l}");
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::markdown::EntryType;
+
+    fn stale(path: &str, note: &str) -> Passage {
+        Passage {
+            path: path.into(),
+            lines: [3, 3],
+            heading: "Session s1".into(),
+            date: None,
+            kind: EntryType::Project,
+            score: 1.0,
+            note: Some(note.into()),
+            text: vec!["line".into()],
+        }
+    }
+
+    #[test]
+    fn a_pack_asks_to_check_stale_entries_once() {
+        let pack = Pack {
+            query: "q".into(),
+            abstained: false,
+            topics: Vec::new(),
+            passages: vec![
+                stale("memory/2023-05-01.md", "40 days old ?"),
+                stale("memory/2023-05-02.md", "39 days old: check it still holds"),
+                stale("memory/2023-05-03.md", "38 days old: check it still holds"),
+            ],
+            tokens: 0,
+            held: 1.0,
+        };
+        let text = render(&pack);
+        assert_eq!(text.matches("check it still holds").count(), 1, "{text}");
+        assert!(text.contains("(project, 40 days old ?)"), "{text}");
+        assert!(
+            text.contains("(project, 39 days old: check it still holds)"),
+            "{text}"
+        );
+        assert!(text.contains("(project, 38 days old)"), "{text}");
+    }
 }
