@@ -19,11 +19,13 @@ use tantivy::{Score, Searcher, Term};
 /// first at relevance 0.15 to 0.17 while its prompts about something else
 /// stayed under 0.15; the breadth grows a little faster than ln(1 + D).
 /// Measured at powers 2 to 3 (docs/search.md, "ROOT does not open the
-/// pack, and the breadth term's power"):
-/// 2.2 and 2.25 give every young set's halves as many answers or more and
-/// leave every unrelated prompt out that the square did; at 2.3 a
-/// prompt about something else gets through in two sets, at 2.5 in four.
-/// MemAware's unit grows by 1.64 (ln(1317)^0.25), and the floor with it.
+/// pack, and the breadth term's power"): on the seven young sets it was
+/// chosen on, 2.2 and 2.25 give every half as many answers or more and
+/// leave every unrelated prompt out that the square did; at 2.3 a prompt
+/// about something else gets through in two sets, at 2.5 in four. Of two
+/// sets written afterwards, one is unchanged and one lets one more
+/// unrelated prompt through (of 20), answering no more. MemAware's unit
+/// grows by 1.64 (ln(1317)^0.25), and the floor with it.
 pub const BREADTH_POWER: f64 = 2.25;
 
 /// The unit [`super::Hit::relevance`] counts in: about what the best
