@@ -12,7 +12,7 @@ use crate::error::{Problem, Result};
 use crate::layout::{self, PathKind};
 use crate::store::{FileRecord, Hash};
 use rayon::prelude::*;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
 mod digest;
@@ -237,34 +237,34 @@ impl Listing {
         self.0.found.len()
     }
 
-    /// [`Listing::scan`] against records in path order, the listing kept
-    /// for after (its paths copied): a copy of the listing sorted and
-    /// merged with the records, no map built. At ten years, loading
-    /// 7,947 records into a map and looking each file up in it, then
-    /// inserting each into the scan's ordered map one at a time, was a
-    /// sixth of an append's compaction.
+    /// [`Listing::scan`], the listing kept for after (its paths copied).
     pub fn scan_sorted(&self, root: &Path, known: &[(String, FileRecord)]) -> Scan {
         let _span = crate::timing::span("scan: compare");
         scan_merged(root, known, self.0.clone())
     }
 
-    /// The scan: the listing against the records the store holds.
-    pub fn scan(self, root: &Path, known: &HashMap<String, FileRecord>) -> Scan {
+    /// The scan: the listing against the records the store holds, in
+    /// path order ([`crate::store::Store::files_in_order`]), merged with
+    /// a sorted copy of the listing, no map built. At ten years, loading
+    /// 7,947 records into a map and looking each file up in it, then
+    /// inserting each into the scan's ordered map one at a time, was a
+    /// sixth of an append's compaction.
+    pub fn scan(self, root: &Path, known: &[(String, FileRecord)]) -> Scan {
         let _span = crate::timing::span("scan: compare");
-        scan_found(root, known, self.0)
+        scan_merged(root, known, self.0)
     }
 }
 
-/// Scans `root` against the records the store holds.
-pub fn scan(root: &Path, known: &HashMap<String, FileRecord>) -> Scan {
-    scan_found(root, known, walk_roots(root))
+/// Scans `root` against the records the store holds, in path order.
+pub fn scan(root: &Path, known: &[(String, FileRecord)]) -> Scan {
+    scan_merged(root, known, walk_roots(root))
 }
 
 /// Like [`scan`], plus the files matching `extra_globs` (project-relative,
 /// such as `docs/**/*.md`): what the search index covers.
 pub fn scan_with_globs(
     root: &Path,
-    known: &HashMap<String, FileRecord>,
+    known: &[(String, FileRecord)],
     extra_globs: &[String],
 ) -> Result<Scan> {
     Ok(Listing::walk(root, extra_globs)?.scan(root, known))
@@ -296,60 +296,6 @@ pub(crate) type Stamps<'a> = &'a mut dyn FnMut(&mut dyn FnMut(&str, (u64, i128))
 /// Whether a file's size and change stamp are taken from someone other
 /// than the disk ([`Listing::walk_vouched`]) rather than stat'ed.
 pub(crate) type Trusted<'a> = &'a dyn Fn(&str) -> bool;
-
-fn scan_found(root: &Path, known: &HashMap<String, FileRecord>, walked: Walked) -> Scan {
-    let Walked {
-        found,
-        problems,
-        temp,
-        ..
-    } = walked;
-    let mut scan = Scan {
-        problems,
-        stale_temp: temp,
-        ..Default::default()
-    };
-
-    let mut to_hash = Vec::new();
-    for f in found {
-        let kind = match layout::classify(&f.rel) {
-            Ok(k) => k,
-            Err(bad) => {
-                scan.problems.push(Problem {
-                    path: f.rel,
-                    line: None,
-                    message: bad.0,
-                });
-                continue;
-            }
-        };
-        match known.get(&f.rel) {
-            Some(rec) if rec.size == f.size && rec.mtime_ns == f.mtime_ns => {
-                scan.files.insert(
-                    f.rel,
-                    ScannedFile {
-                        kind,
-                        record: rec.clone(),
-                        changed: false,
-                    },
-                );
-            }
-            _ => to_hash.push((f, kind)),
-        }
-    }
-
-    add_hashed(root, &mut scan, to_hash);
-
-    for rel in known.keys() {
-        if !scan.files.contains_key(rel) {
-            scan.removed.push(rel.clone());
-            scan.updates.push((rel.clone(), None));
-        }
-    }
-    scan.removed.sort();
-    scan.problems.sort_by(|a, b| a.path.cmp(&b.path));
-    scan
-}
 
 /// Hashes `to_hash` (in parallel when there are more than a few) and adds
 /// each to the scan, as a changed file or a problem.

@@ -142,7 +142,7 @@ pub(super) fn status_of(
     today: NaiveDate,
     now: DateTime<Utc>,
 ) -> Result<StatusReport> {
-    let scan = crate::scan::scan(&hipo.root, &store.files()?);
+    let scan = crate::scan::scan(&hipo.root, &store.files_in_order()?);
     let sources = status::Sources {
         root: &hipo.root,
         config: &hipo.config,

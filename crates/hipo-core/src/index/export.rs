@@ -63,7 +63,7 @@ pub fn export(
     out: &mut dyn Write,
     progress: &dyn Progress,
 ) -> Result<ExportReport> {
-    let mut scan = scan::scan_with_globs(root, &HashMap::new(), &config.search.extra_globs)?;
+    let mut scan = scan::scan_with_globs(root, &[], &config.search.extra_globs)?;
     let schema = schema::schema();
     let fields = Fields::of(&schema)?;
     let mut report = ExportReport {

@@ -192,7 +192,7 @@ pub(super) fn scan_against(
     known: &HashMap<String, IndexedFile>,
     listing: scan::Listing,
 ) -> scan::Scan {
-    let records: HashMap<String, FileRecord> = known
+    let mut records: Vec<(String, FileRecord)> = known
         .iter()
         .map(|(k, v)| {
             let rec = FileRecord {
@@ -203,6 +203,7 @@ pub(super) fn scan_against(
             (k.clone(), rec)
         })
         .collect();
+    records.sort_unstable_by(|a, b| a.0.cmp(&b.0));
     listing.scan(root, &records)
 }
 

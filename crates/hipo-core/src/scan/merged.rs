@@ -1,14 +1,16 @@
-//! The scan a compaction makes: its listing merged with the store's file
-//! records in path order (see [`super::Listing::scan_sorted`]).
+//! The scan: a listing merged with the store's file records in path
+//! order (see [`super::Listing::scan`]).
 
 use super::{Found, PathKind, Problem, Scan, ScannedFile, Walked, add_hashed};
 use crate::layout;
 use crate::store::FileRecord;
 use std::path::Path;
 
-/// [`scan_found`] with the records in path order: the listing is sorted
-/// and merged with them. The files to hash keep the walk's order, in
-/// which their records are written (see `compact::compact_tree`).
+/// The listing `walked` against `known`, the records in path order: the
+/// listing is sorted and merged with them. A file whose size and change
+/// stamp match its record keeps it; the rest are hashed, in the walk's
+/// order, in which their records are written (see
+/// `compact::compact_tree`); a record no file matches is gone.
 pub(super) fn scan_merged(root: &Path, known: &[(String, FileRecord)], walked: Walked) -> Scan {
     let Walked {
         found,

@@ -9,15 +9,11 @@ fn rehashes_only_changed_and_reports_bad_files() {
     std::fs::write(mem.join("2026-02-30.md"), "x").unwrap();
     std::fs::write(mem.join("2026-03-16.md"), b"ok\n\xff\n").unwrap();
     std::fs::write(mem.join(".hidden.md"), "x").unwrap();
-    let first = scan(dir.path(), &HashMap::new());
+    let first = scan(dir.path(), &[]);
     assert_eq!(first.files.len(), 1);
     assert_eq!(first.problems.len(), 2);
     assert_eq!(first.problems[1].line, Some(2));
-    let known: HashMap<_, _> = first
-        .updates
-        .into_iter()
-        .filter_map(|(k, v)| Some((k, v?)))
-        .collect();
+    let known = records(first);
     let second = scan(dir.path(), &known);
     assert!(!second.any_change());
     assert!(!second.files["memory/2026-03-15.md"].changed);
@@ -40,7 +36,7 @@ fn follows_symlinked_files_reports_broken_ones_and_never_loops() {
     symlink(elsewhere.path().join("gone.md"), mem.join("2026-03-16.md")).unwrap();
     symlink(dir.path(), mem.join("loop")).unwrap();
     symlink(elsewhere.path(), mem.join("daily")).unwrap();
-    let s = scan(dir.path(), &HashMap::new());
+    let s = scan(dir.path(), &[]);
     let paths: Vec<&str> = s.files.keys().map(String::as_str).collect();
     assert_eq!(paths, vec!["memory/2026-03-15.md"]);
     assert_eq!(
@@ -115,7 +111,7 @@ fn extra_globs_add_files_and_walk_only_their_base() {
         std::fs::write(p, "x\n").unwrap();
     }
     let globs = vec!["docs/**/*.md".to_string(), "knowledge/*.md".to_string()];
-    let s = scan_with_globs(dir.path(), &HashMap::new(), &globs).unwrap();
+    let s = scan_with_globs(dir.path(), &[], &globs).unwrap();
     let paths: Vec<&str> = s.files.keys().map(String::as_str).collect();
     assert_eq!(paths, vec!["docs/a.md", "docs/deep/b.md", "knowledge/k.md"]);
     assert_eq!(
@@ -130,11 +126,11 @@ fn extra_globs_add_files_and_walk_only_their_base() {
         glob_bases(&["README.md".to_string()]),
         vec![(String::new(), 1)]
     );
-    assert!(scan_with_globs(dir.path(), &HashMap::new(), &["a/[".to_string()]).is_err());
+    assert!(scan_with_globs(dir.path(), &[], &["a/[".to_string()]).is_err());
 }
 
 #[test]
-fn the_sorted_merge_scans_as_the_map_does() {
+fn a_scan_tells_kept_changed_gone_new_and_bad_files_apart() {
     let dir = tempfile::tempdir().unwrap();
     let mem = dir.path().join("memory");
     std::fs::create_dir_all(mem.join("daily")).unwrap();
@@ -148,12 +144,8 @@ fn the_sorted_merge_scans_as_the_map_does() {
     }
     std::fs::write(mem.join("daily/2026-03-10.md"), "node\n").unwrap();
     std::fs::write(dir.path().join("knowledge/k.md"), "k\n").unwrap();
-    let first = scan(dir.path(), &HashMap::new());
-    let known: HashMap<String, FileRecord> = first
-        .updates
-        .into_iter()
-        .filter_map(|(k, v)| Some((k, v?)))
-        .collect();
+    let known = records(scan(dir.path(), &[]));
+    assert_eq!(known.len(), 21);
     // Changed, gone, new, badly named, unreadable; the rest unchanged.
     std::fs::write(mem.join("2026-03-12.md"), "day 12, longer now\n").unwrap();
     std::fs::remove_file(mem.join("2026-03-13.md")).unwrap();
@@ -161,33 +153,42 @@ fn the_sorted_merge_scans_as_the_map_does() {
     std::fs::write(mem.join("2026-03-29.md"), "new\n").unwrap();
     std::fs::write(mem.join("2026-02-30.md"), "x").unwrap();
     std::fs::write(mem.join("2026-03-14.md"), b"ok\n\xff\n").unwrap();
-    let mut sorted: Vec<(String, FileRecord)> = known.clone().into_iter().collect();
-    sorted.sort_by(|a, b| a.0.cmp(&b.0));
-    let by_map = scan(dir.path(), &known);
-    let merged = Listing::roots(dir.path()).scan_sorted(dir.path(), &sorted);
-    let files = |s: &Scan| -> Vec<(String, FileRecord, bool)> {
-        s.files
-            .iter()
-            .map(|(k, f)| (k.clone(), f.record.clone(), f.changed))
-            .collect()
-    };
-    assert_eq!(files(&merged), files(&by_map));
-    assert_eq!(merged.removed, by_map.removed);
-    // Gone, and (as the map scan has it) unreadable now.
+    let s = scan(dir.path(), &known);
+    let changed: Vec<&str> = s
+        .files
+        .iter()
+        .filter(|(_, f)| f.changed)
+        .map(|(k, _)| k.as_str())
+        .collect();
     assert_eq!(
-        merged.removed,
+        changed,
+        vec!["memory/2026-03-12.md", "memory/2026-03-29.md"]
+    );
+    assert_eq!(s.files.len(), 19);
+    // Gone, and unreadable now: the scan drops its record.
+    assert_eq!(
+        s.removed,
         vec![
             "memory/2026-03-13.md",
             "memory/2026-03-14.md",
             "memory/daily/2026-03-10.md"
         ]
     );
-    let updates = |s: &Scan| {
-        let mut u = s.updates.clone();
-        u.sort_by(|a, b| a.0.cmp(&b.0));
-        u
-    };
-    assert_eq!(updates(&merged), updates(&by_map));
-    assert_eq!(merged.problems, by_map.problems);
-    assert_eq!(merged.problems.len(), 2);
+    assert_eq!(s.problems.len(), 2);
+    // The listing kept for after scans the same.
+    let kept = Listing::roots(dir.path());
+    let again = kept.scan_sorted(dir.path(), &known);
+    assert_eq!(again.removed, s.removed);
+    assert_eq!(kept.len(), Listing::roots(dir.path()).len());
+}
+
+/// A scan's records, in path order, as the store gives them.
+fn records(s: Scan) -> Vec<(String, FileRecord)> {
+    let mut out: Vec<(String, FileRecord)> = s
+        .updates
+        .into_iter()
+        .filter_map(|(k, v)| Some((k, v?)))
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
 }

@@ -25,7 +25,6 @@ use redb::{
     TableDefinition,
 };
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Bump on any change to a stored layout; an older or newer store is rebuilt.
@@ -249,20 +248,15 @@ impl Store {
         }
     }
 
-    /// Every file record.
-    pub fn files(&self) -> Result<HashMap<String, FileRecord>> {
-        self.load(FILES)
-    }
-
-    /// Every file record, in path (byte) order: what a compaction merges
-    /// with its sorted listing ([`crate::scan::Listing::scan_sorted`]),
-    /// no map built.
+    /// Every file record, in path (byte) order: what a scan merges with
+    /// its sorted listing ([`crate::scan::Listing::scan`]), no map built.
     pub fn files_in_order(&self) -> Result<Files> {
         let table = self.read(FILES)?;
         let mut out = Vec::new();
         for item in table.iter().map_err(|e| self.err(e))? {
             let (k, v) = item.map_err(|e| self.err(e))?;
-            // As in `load`: a record that does not decode is absent.
+            // A record that does not decode is as good as absent: the
+            // scan rehashes that file.
             if let Some(rec) = codec::decode(v.value()) {
                 out.push((k.value().to_string(), rec));
             }
@@ -311,23 +305,6 @@ impl Store {
     fn read(&self, def: TableDefinition<&str, &[u8]>) -> Result<Table> {
         let txn = self.db.begin_read().map_err(|e| self.err(e))?;
         txn.open_table(def).map_err(|e| self.err(e))
-    }
-
-    fn load<T: serde::de::DeserializeOwned>(
-        &self,
-        def: TableDefinition<&str, &[u8]>,
-    ) -> Result<HashMap<String, T>> {
-        let table = self.read(def)?;
-        let mut out = HashMap::new();
-        for item in table.iter().map_err(|e| self.err(e))? {
-            let (k, v) = item.map_err(|e| self.err(e))?;
-            // A record that does not decode is as good as absent: the caller
-            // rehashes or rebuilds that file.
-            if let Some(rec) = codec::decode(v.value()) {
-                out.insert(k.value().to_string(), rec);
-            }
-        }
-        Ok(out)
     }
 
     /// Applies a batch of changes in one transaction (`None` deletes).
@@ -509,7 +486,10 @@ mod tests {
             store.commit(&batch).unwrap();
         }
         let (store, _) = Store::open(dir.path()).unwrap();
-        assert_eq!(store.files().unwrap()["memory/a.md"], rec());
+        assert_eq!(
+            store.files_in_order().unwrap(),
+            vec![("memory/a.md".to_string(), rec())]
+        );
     }
 
     #[test]
@@ -520,7 +500,7 @@ mod tests {
         std::fs::write(&path, b"this is not a redb file at all, just garbage bytes").unwrap();
         let (store, warn) = Store::open(dir.path()).unwrap();
         assert!(warn.unwrap().contains("rebuilt"));
-        assert!(store.files().unwrap().is_empty());
+        assert!(store.files_in_order().unwrap().is_empty());
     }
 
     #[test]
