@@ -271,9 +271,7 @@ fn note(h: &Hit, today: NaiveDate) -> Option<String> {
     let day = NaiveDate::parse_from_str(last, "%Y-%m-%d").ok()?;
     let age = (today - day).num_days();
     match h.kind {
-        EntryType::Project if age > STALE_DAYS => {
-            Some(format!("{age} days old: check it still holds"))
-        }
+        EntryType::Project if age > STALE_DAYS => Some(format!("{age} days old{}", text::CHECK)),
         EntryType::Reference if age > STALE_DAYS => Some(format!("{age} days old ?")),
         _ => None,
     }

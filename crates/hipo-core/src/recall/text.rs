@@ -26,7 +26,7 @@ pub fn render(pack: &Pack) -> String {
 /// What a stale project entry's note asks of the agent, said in full
 /// once a pack: after that, a label gives the age alone. In a pack of old
 /// sessions every label carried it, a tenth of an 800-token pack.
-const CHECK: &str = ": check it still holds";
+pub(super) const CHECK: &str = ": check it still holds";
 
 /// Whether `p`'s label, shown in full, asks the agent to check it.
 pub(super) fn tells_to_check(p: &Passage) -> bool {
