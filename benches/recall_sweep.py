@@ -15,7 +15,7 @@ unrelated prompts left empty and passages per pack, for MIN_COVERAGE in
 0.15 0.175 0.2 0.25 and PACK_SHARE in 0.5 0.4 0.3 0.2 (the others at
 recall's defaults, 0.2 and 0.3). The replay matches `benches/recall_sets.py`
 at the defaults; the budget is approximated by the floor-0 pack's size.
-FLOORS="0.15 0.16 …" also sweeps the floor (FLOOR=X sets the one the other
+FLOORS="0.08 0.09 … 0.14" also sweeps the floor (FLOOR=X sets the one the other
 sweeps use, default 0.11, recall's); DUMP=FILE.json saves the dump, or
 reads it when it exists (to sweep again without asking hipo).
 """

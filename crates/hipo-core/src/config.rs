@@ -63,11 +63,14 @@ pub const DEFAULT_BUDGET: usize = 800;
 /// the best section scores by chance in a memory that size) the best
 /// result must reach, or the pack is empty (it must also hold a fifth of
 /// the prompt, `recall::MIN_COVERAGE`). Chosen on dev sets of different
-/// kinds, each in halves (`benches/recall_sets.py`: a team's first month
-/// of typed entries, two memories of captured agent sessions, a mix, and
-/// the 16 MB MemAware chat history): where prompts about something else
-/// stay out of MemAware (97 of 100) while the young memories give a pack
-/// for about nine in ten of the prompts they answer (docs/search.md).
+/// kinds, each in halves (`benches/recall_sets.py`: young memories of
+/// typed entries, of captured agent sessions and of both, and the 16 MB
+/// MemAware chat history), by one rule: the lowest two-decimal floor
+/// leaving MemAware's short unrelated prompts as empty as before (105 of
+/// 109), while the young memories give a pack for about nine in ten of
+/// the prompts they answer (docs/search.md). It counts in the unit of
+/// `search::terms::BREADTH_POWER` (0.18 with the square): changing one
+/// means re-deriving the other.
 pub const DEFAULT_FLOOR: f32 = 0.11;
 
 /// `recall.*`: what the prompt hook injects unasked.

@@ -112,10 +112,10 @@ impl Walked {
 }
 
 /// The tree a search covers, walked and stat'ed but not compared with
-/// anything yet: [`Listing::scan`] compares it with a map of records, and
-/// a caller holding the records in path order can first ask whether they
-/// match it exactly (a merge of two sorted lists, no map built), which is
-/// all an unchanged tree needs.
+/// anything yet: [`Listing::scan`] compares it with the records in path
+/// order (a merge of two sorted lists, no map built), and a caller can
+/// first ask whether they match it exactly, which is all an unchanged
+/// tree needs.
 pub(crate) struct Listing(Walked);
 
 impl Listing {
@@ -255,13 +255,16 @@ impl Listing {
     }
 }
 
-/// Scans `root` against the records the store holds, in path order.
+/// Scans `root` against the records the store holds, in strictly
+/// increasing path (byte) order, as [`crate::store::Store::files_in_order`]
+/// gives them: a record out of order would be taken for a file gone.
 pub fn scan(root: &Path, known: &[(String, FileRecord)]) -> Scan {
     scan_merged(root, known, walk_roots(root))
 }
 
-/// Like [`scan`], plus the files matching `extra_globs` (project-relative,
-/// such as `docs/**/*.md`): what the search index covers.
+/// Like [`scan`] (the records in path order), plus the files matching
+/// `extra_globs` (project-relative, such as `docs/**/*.md`): what the
+/// search index covers.
 pub fn scan_with_globs(
     root: &Path,
     known: &[(String, FileRecord)],

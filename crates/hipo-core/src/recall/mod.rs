@@ -182,12 +182,15 @@ pub fn recall(memory: &Memory, query: &str, opts: &Options) -> Result<Pack> {
     // relevance is compared (a fused score is a rank, not evidence).
     // ROOT is never a passage (its topics are listed instead), so it
     // cannot open the pack either: its generated lines ("rules added or
-    // changed (last 30 days)") share plain words with any prompt.
+    // changed (last 30 days)") share plain words with any prompt. A pack
+    // asked for explicitly (a floor of 0) opens on any hit, ROOT's too,
+    // for its topics.
+    let explicit = opts.floor <= 0.0 && !hits.is_empty();
     let hits: Vec<&Hit> = hits
         .iter()
         .filter(|h| h.path != crate::layout::ROOT_PATH)
         .collect();
-    if !hits.iter().any(|h| gate.reaches(h)) {
+    if !explicit && !hits.iter().any(|h| gate.reaches(h)) {
         return Ok(pack);
     }
     pack.abstained = false;
@@ -200,30 +203,37 @@ pub fn recall(memory: &Memory, query: &str, opts: &Options) -> Result<Pack> {
         used += cost;
         pack.topics.push(line);
     }
-    // The floor decides whether the memory has anything to say; once it
-    // has, a passage enters when its relevance is near the best one's
-    // (PACK_SHARE), within the budget. With a floor of 0 (a pack asked
-    // for explicitly) the budget alone decides.
-    // ROOT's Topics Index is given above, as topics.
+    pack.passages = passages(&hits, &gate, opts, used);
+    pack.tokens = estimate_tokens(&text::render(&pack));
+    Ok(pack)
+}
+
+/// The pack's passages, from `hits` (ROOT left out: its Topics Index is
+/// given as topics), within what the budget has left after `used`. The
+/// floor decides whether the memory has anything to say; once it has, a
+/// passage enters when its relevance is near the best one's
+/// ([`PACK_SHARE`]), within the budget. With a floor of 0 (a pack asked
+/// for explicitly) the budget alone decides.
+fn passages(hits: &[&Hit], gate: &Gate, opts: &Options, mut used: usize) -> Vec<Passage> {
     let best = hits
         .iter()
         .filter(|h| gate.reaches(h))
         .map(|h| h.relevance)
         .fold(0.0, f32::max);
     let near = |h: &&&Hit| opts.floor <= 0.0 || h.relevance >= best * PACK_SHARE;
+    let mut out: Vec<Passage> = Vec::new();
     let mut told = false;
     for h in hits.iter().filter(near) {
         let room = opts.budget.saturating_sub(used);
-        let full = pack.passages.len() < FULL_PASSAGES;
+        let full = out.len() < FULL_PASSAGES;
         let Some(p) = passage(h, opts.today, room, full, told) else {
             break;
         };
         used += estimate_tokens(&text::passage(&p, told));
         told |= text::tells_to_check(&p);
-        pack.passages.push(p);
+        out.push(p);
     }
-    pack.tokens = estimate_tokens(&text::render(&pack));
-    Ok(pack)
+    out
 }
 
 /// The passage of a hit: its snippet, the best lines around its best
@@ -316,6 +326,36 @@ mod tests {
         assert_eq!(cut("short", 10), "short");
         let s = cut(&"회의".repeat(100), 20);
         assert!(s.ends_with('…') && s.len() <= 20 + 3, "{s}");
+    }
+
+    /// ROOT's best hit, above the floor and holding the whole prompt,
+    /// does not open the pack: only a passage that could be shown does.
+    /// Asked for explicitly (a floor of 0), the pack opens on any hit.
+    #[test]
+    fn root_never_opens_the_pack_unless_asked_for_explicitly() {
+        let mut root = Hit::sample(crate::layout::ROOT_PATH, [15, 15], "ROOT › Recent Patterns");
+        (root.relevance, root.coverage) = (1.0, 1.0);
+        let mut weak = Hit::sample("memory/2026-01-02.md", [3, 4], "2026-01-02 › Deploy");
+        (weak.relevance, weak.coverage) = (0.05, 0.3);
+        let search =
+            |_: &search::query::Query, _: &search::Options| Ok(vec![root.clone(), weak.clone()]);
+        let dir = tempfile::tempdir().unwrap();
+        let memory = Memory {
+            search: &search,
+            share_held: &|_| 1.0,
+            root: dir.path(),
+        };
+        let opts = |floor| Options {
+            budget: 800,
+            floor,
+            today: NaiveDate::from_ymd_opt(2026, 1, 3).unwrap(),
+        };
+        let pack = recall(&memory, "what changed last", &opts(0.11)).unwrap();
+        assert!(pack.abstained && pack.passages.is_empty(), "{pack:?}");
+        let pack = recall(&memory, "what changed last", &opts(0.0)).unwrap();
+        assert!(!pack.abstained, "{pack:?}");
+        assert_eq!(pack.passages.len(), 1, "{pack:?}");
+        assert_eq!(pack.passages[0].path, "memory/2026-01-02.md");
     }
 
     #[test]

@@ -12,6 +12,10 @@ use std::path::Path;
 /// order, in which their records are written (see
 /// `compact::compact_tree`); a record no file matches is gone.
 pub(super) fn scan_merged(root: &Path, known: &[(String, FileRecord)], walked: Walked) -> Scan {
+    debug_assert!(
+        known.windows(2).all(|w| w[0].0 < w[1].0),
+        "records must be in strictly increasing path order"
+    );
     let Walked {
         found,
         problems,

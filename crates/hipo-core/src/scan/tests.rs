@@ -178,7 +178,21 @@ fn a_scan_tells_kept_changed_gone_new_and_bad_files_apart() {
     // The listing kept for after scans the same.
     let kept = Listing::roots(dir.path());
     let again = kept.scan_sorted(dir.path(), &known);
+    let files = |s: &Scan| -> Vec<(String, FileRecord, bool)> {
+        s.files
+            .iter()
+            .map(|(k, f)| (k.clone(), f.record.clone(), f.changed))
+            .collect()
+    };
+    let updates = |s: &Scan| {
+        let mut u = s.updates.clone();
+        u.sort_by(|a, b| a.0.cmp(&b.0));
+        u
+    };
+    assert_eq!(files(&again), files(&s));
+    assert_eq!(updates(&again), updates(&s));
     assert_eq!(again.removed, s.removed);
+    assert_eq!(again.problems, s.problems);
     assert_eq!(kept.len(), Listing::roots(dir.path()).len());
 }
 
