@@ -25,16 +25,23 @@ fn compact_timed(p: &Project, today: &str) -> (serde_json::Value, bool) {
     (report, settled)
 }
 
+/// A copy of `p` that plans in full: a file beside the tree is a change
+/// no settled record covers, and one that no node is built from.
+fn planned_in_full(p: &Project) -> Project {
+    let copy = Project {
+        dir: tempfile::tempdir().unwrap(),
+    };
+    copy_dir(p.path(), copy.path());
+    copy.write("knowledge/aside.md", "# Aside\n");
+    copy
+}
+
 #[test]
 fn an_unchanged_tree_is_answered_from_the_settled_record() {
     let p = Project::compacted_sample();
     // The same tree planned in full: a file beside the tree is a change
     // no record covers, and one that no node is built from.
-    let planned_copy = Project {
-        dir: tempfile::tempdir().unwrap(),
-    };
-    copy_dir(p.path(), planned_copy.path());
-    planned_copy.write("knowledge/aside.md", "# Aside\n");
+    let planned_copy = planned_in_full(&p);
     let (planned, settled) = compact_timed(&planned_copy, SAMPLE_TODAY);
     assert!(!settled, "a change must be planned");
     assert!(planned["actions"].as_array().unwrap().is_empty());
@@ -179,12 +186,7 @@ fn a_run_after_a_clean_one_plans_only_what_changed_and_reaches_every_ancestor() 
     let (_, partial) = compact_planned(&p, today);
     assert!(!partial, "a first run plans in full");
     // A clean run leaves the record: an append is planned from it.
-    let full = Project {
-        dir: tempfile::tempdir().unwrap(),
-    };
-    copy_dir(p.path(), full.path());
-    // A file beside the tree is a change the record does not cover.
-    full.write("knowledge/aside.md", "# Aside\n");
+    let full = planned_in_full(&p);
     let april = "memory/monthly/2026-04.md";
     let april_before = p.read(april);
     for q in [&p, &full] {
@@ -316,12 +318,7 @@ fn an_incremental_root_over_months_and_a_year_is_the_full_plans_root() {
     }
     let (_, partial) = compact_planned(&p, today);
     assert!(!partial, "a first run plans in full");
-    let full = Project {
-        dir: tempfile::tempdir().unwrap(),
-    };
-    copy_dir(p.path(), full.path());
-    // A file beside the tree makes the copy plan in full.
-    full.write("knowledge/aside.md", "# Aside\n");
+    let full = planned_in_full(&p);
     for q in [&p, &full] {
         q.append(
             "memory/2026-01-01.md",

@@ -53,8 +53,7 @@ impl NodeRecords<'_> {
     /// node's topics (4,295 records at ten years), and their sources and
     /// pending children were as much again to decode and drop.
     pub fn topics(&self, node: &str) -> Result<Option<Vec<Topic>>> {
-        let value = self.table()?.get(node).map_err(|e| self.store.err(e))?;
-        Ok(value.and_then(|v| codec::decode_head::<TopicsHead>(v.value()).map(|h| h.topics)))
+        Ok(self.topics_of(&[node])?.pop().flatten())
     }
 
     /// [`NodeRecords::topics`] of each of `paths` (in any order), read in
