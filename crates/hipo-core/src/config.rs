@@ -67,8 +67,8 @@ pub const DEFAULT_BUDGET: usize = 800;
 /// typed entries, of captured agent sessions and of both, and the 16 MB
 /// MemAware chat history), by one rule: the lowest two-decimal floor
 /// leaving MemAware's short unrelated prompts as empty as before (105 of
-/// 109), while the young memories give a pack for about nine in ten of
-/// the prompts they answer (docs/search.md). It counts in the unit of
+/// 109), while the young memories keep what they answered
+/// (docs/search.md, "Recall", gives each set). It counts in the unit of
 /// `search::terms::BREADTH_POWER` (0.18 with the square): changing one
 /// means re-deriving the other.
 pub const DEFAULT_FLOOR: f32 = 0.11;

@@ -51,7 +51,7 @@ pub const MIN_COVERAGE: f32 = 0.2;
 /// about the same subject, holding fewer of the prompt's words. In a young
 /// memory the answer stands out and the pack holds one or two passages;
 /// in a large one the next results are close to the first and enter
-/// (docs/search.md, "Recall", for the figures at 0.5, 0.4, 0.3 and 0.2).
+/// (docs/retrieval-log.md, "Recall", for the figures at 0.5, 0.4, 0.3 and 0.2).
 pub const PACK_SHARE: f32 = 0.3;
 /// About what a brief passage with its label costs: results asked of
 /// search are the budget over this.

@@ -18,7 +18,7 @@ use tantivy::{Score, Searcher, Term};
 /// square, a young memory of typed entries turned away answers ranked
 /// first at relevance 0.15 to 0.17 while its prompts about something else
 /// stayed under 0.15; the breadth grows a little faster than ln(1 + D).
-/// Measured at powers 2 to 3 (docs/search.md, "ROOT does not open the
+/// Measured at powers 2 to 3 (docs/retrieval-log.md, "ROOT does not open the
 /// pack, and the breadth term's power"): on the seven young sets it was
 /// chosen on, 2.2 and 2.25 give every half as many answers or more and
 /// leave every unrelated prompt out that the square did; at 2.3 a prompt
@@ -44,7 +44,7 @@ pub const BREADTH_POWER: f64 = 2.25;
 /// something else out of a 1,320-session chat history was about twice
 /// what separated them in young memories of 20 to 40 entries
 /// (`tests/data/recall`); with the square or a little over, one floor
-/// serves both (docs/search.md, "Recall").
+/// serves both (docs/retrieval-log.md, "Recall").
 pub(super) fn chance_level(searcher: &Searcher, f: &Fields, distinct: usize) -> Score {
     let n = searcher
         .doc_freq(&Term::from_field_text(f.unit, UNIT_SECTION))
