@@ -310,11 +310,11 @@ fn recall_packs_what_bears_on_a_prompt_and_nothing_else() {
     # hipo recall: when did we cut over to postgres 16?
     - postgres-16-cutover [project, 13d]
     - postgres-16-migration-kickoff [project, 38d]
-    ## memory/2027-01-08.md:3 Postgres 16 cutover (project)
+    ## memory/2027-01-08.md:3 Postgres 16 cutover
       ## Postgres 16 cutover [project] - request: switch production writes to Postgres 16 - analysis: replication lag 0 bytes at 14:00 KST; sequences synced - decisions: cut over at 14:05 KST with 4 minutes read-only -…
-    ## memory/2026-12-14.md:3 Postgres 16 migration kickoff (project, 38 days old: check it still holds)
+    ## memory/2026-12-14.md:3 Postgres 16 migration kickoff (38 days old: check it still holds)
       ## Postgres 16 migration kickoff [project] - request: plan the move of the or…
-    ## knowledge/postgres-migration.md:10 Postgres 13 → 16 migration (orders service) › Replication slot hygiene (project)
+    ## knowledge/postgres-migration.md:10 Postgres 13 → 16 migration (orders service) › Replication slot hygiene
       …WAL forever. Drop slots without a subscriber; alert on lag over 1 GB.
     ");
     let unrelated = [
@@ -386,7 +386,7 @@ fn mcp_recall_status_checkpoint_and_timeline_texts() {
     # hipo recall: postgres cutover
     - postgres-16-cutover [project, 13d]
     - cutover-rehearsal [project, 16d]
-    ## memory/2027-01-08.md:3 Postgres 16 cutover (project)
+    ## memory/2027-01-08.md:3 Postgres 16 cutover
       ## Postgres 16 cutover [project] - request: switch production writes to Postgres 16 - analysis: replication lag 0 bytes at 14:00 KST; sequences synced - decisions: cut over at 14:05 KST with 4 minutes read-only -…
     ");
     insta::assert_snapshot!(masked(&p, &c.text("status", json!({}))), @"
@@ -497,11 +497,11 @@ fn claude_code_hooks_stdout() {
     # hipo recall: when did we cut over to postgres 16?
     - postgres-16-cutover [project, 13d]
     - postgres-16-migration-kickoff [project, 38d]
-    ## memory/2027-01-08.md:3 Postgres 16 cutover (project)
+    ## memory/2027-01-08.md:3 Postgres 16 cutover
       ## Postgres 16 cutover [project] - request: switch production writes to Postgres 16 - analysis: replication lag 0 bytes at 14:00 KST; sequences synced - decisions: cut over at 14:05 KST with 4 minutes read-only -…
-    ## memory/2026-12-14.md:3 Postgres 16 migration kickoff (project, 38 days old: check it still holds)
+    ## memory/2026-12-14.md:3 Postgres 16 migration kickoff (38 days old: check it still holds)
       ## Postgres 16 migration kickoff [project] - request: plan the move of the or…
-    ## knowledge/postgres-migration.md:10 Postgres 13 → 16 migration (orders service) › Replication slot hygiene (project)
+    ## knowledge/postgres-migration.md:10 Postgres 13 → 16 migration (orders service) › Replication slot hygiene
       …WAL forever. Drop slots without a subscriber; alert on lag over 1 GB.
     ");
     let haiku = r#","prompt":"write a haiku about autumn leaves""#;

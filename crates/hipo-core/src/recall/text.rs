@@ -2,10 +2,12 @@
 //! budget is counted on this text: what is measured is what is shown.
 
 use super::{Pack, Passage};
+use crate::markdown::EntryType;
 use std::fmt::Write;
 
 /// A recall pack as an agent reads it: the query, the matching ROOT
-/// topics, then each passage under `path:lines (date, type, note)`.
+/// topics, then each passage under `path:lines heading (date, type, note)`,
+/// each part only where it says something.
 /// Empty when the pack abstained.
 pub fn render(pack: &Pack) -> String {
     if pack.abstained {
@@ -59,7 +61,12 @@ pub(super) fn passage(p: &Passage, told: bool) -> String {
         .strip_prefix(stem)
         .and_then(|h| h.strip_prefix(" › "))
         .unwrap_or(&p.heading);
-    let mut label = vec![p.kind.as_str().to_string()];
+    // Project is what an untagged entry is, and most of any memory: a
+    // label names the other types only.
+    let mut label: Vec<String> = Vec::new();
+    if p.kind != EntryType::Project {
+        label.push(p.kind.as_str().to_string());
+    }
     if let Some(d) = p
         .date
         .as_ref()
@@ -79,7 +86,11 @@ pub(super) fn passage(p: &Passage, told: bool) -> String {
         [a, b] if a == b => a.to_string(),
         [a, b] => format!("{a}-{b}"),
     };
-    let mut out = format!("## {}:{lines} {heading} ({})\n", p.path, label.join(", "));
+    let mut out = format!("## {}:{lines} {heading}", p.path);
+    if !label.is_empty() {
+        let _ = write!(out, " ({})", label.join(", "));
+    }
+    out.push('\n');
     for l in &p.text {
         let _ = writeln!(out, "  {l}");
     }
@@ -89,7 +100,6 @@ pub(super) fn passage(p: &Passage, told: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::markdown::EntryType;
 
     fn stale(path: &str, note: &str) -> Passage {
         Passage {
@@ -120,11 +130,26 @@ mod tests {
         };
         let text = render(&pack);
         assert_eq!(text.matches("check it still holds").count(), 1, "{text}");
-        assert!(text.contains("(project, 40 days old ?)"), "{text}");
+        assert!(text.contains("s1 (40 days old ?)"), "{text}");
         assert!(
-            text.contains("(project, 39 days old: check it still holds)"),
+            text.contains("s1 (39 days old: check it still holds)"),
             "{text}"
         );
-        assert!(text.contains("(project, 38 days old)"), "{text}");
+        assert!(text.contains("s1 (38 days old)"), "{text}");
+    }
+
+    #[test]
+    fn a_label_names_the_type_only_when_it_is_not_project() {
+        let mut p = stale("memory/2023-05-01.md", "40 days old ?");
+        p.note = None;
+        assert_eq!(
+            passage(&p, false),
+            "## memory/2023-05-01.md:3 Session s1\n  line\n"
+        );
+        p.kind = EntryType::Feedback;
+        assert_eq!(
+            passage(&p, false),
+            "## memory/2023-05-01.md:3 Session s1 (feedback)\n  line\n"
+        );
     }
 }
