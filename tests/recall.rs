@@ -241,13 +241,13 @@ fn a_young_memory_of_typed_entries_answers_a_paraphrase_ranked_first() {
     ]);
     assert_eq!(v["abstained"], false, "{v}");
     assert_eq!(v["passages"][0]["path"], "memory/2027-01-18.md", "{v}");
-    for unrelated in [
-        "how do I undo the last git commit but keep the changes",
-        "what's the difference between a mutex and a semaphore",
-    ] {
-        let v = p.json(["recall", unrelated]);
-        assert_eq!(v["abstained"], true, "{v}");
-    }
+    assert_all_abstain(
+        &p,
+        &[
+            "how do I undo the last git commit but keep the changes",
+            "what's the difference between a mutex and a semaphore",
+        ],
+    );
 }
 
 /// A typed entry's heading is its title, the writer's own name for its
@@ -270,11 +270,20 @@ fn a_typed_entry_s_title_is_evidence_and_a_shared_title_word_alone_is_not() {
     ]);
     assert_eq!(v["abstained"], false, "{v}");
     assert_eq!(v["passages"][0]["path"], "memory/2027-11-04.md", "{v}");
-    for unrelated in [
-        "how do I serialize a Dictionary with JsonUtility in Unity",
-        "what's the difference between FixedUpdate and Update in Unity",
-    ] {
-        let v = p.json(["recall", unrelated]);
+    assert_all_abstain(
+        &p,
+        &[
+            "how do I serialize a Dictionary with JsonUtility in Unity",
+            "what's the difference between FixedUpdate and Update in Unity",
+        ],
+    );
+}
+
+/// Each of `prompts`, about something the project's memory does not hold,
+/// gets an empty pack.
+fn assert_all_abstain(p: &Project, prompts: &[&str]) {
+    for prompt in prompts {
+        let v = p.json(["recall", prompt]);
         assert_eq!(v["abstained"], true, "{v}");
     }
 }

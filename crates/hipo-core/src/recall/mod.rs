@@ -226,10 +226,10 @@ fn passages(hits: &[&Hit], gate: &Gate, opts: &Options, mut used: usize) -> Vec<
     for h in hits.iter().filter(near) {
         let room = opts.budget.saturating_sub(used);
         let full = out.len() < FULL_PASSAGES;
-        let Some(p) = passage(h, opts.today, room, full, told) else {
+        let Some((p, cost)) = passage(h, opts.today, room, full, told) else {
             break;
         };
-        used += estimate_tokens(&text::passage(&p, told));
+        used += cost;
         told |= text::tells_to_check(&p);
         out.push(p);
     }
@@ -240,8 +240,14 @@ fn passages(hits: &[&Hit], gate: &Gate, opts: &Options, mut used: usize) -> Vec<
 /// matches on one line ([`crate::search::snippet::SNIPPET_BYTES`]), so a pack holds
 /// several sessions' evidence rather than one session's; cut to `room`
 /// tokens (`None` when not even a useful part fits), and to
-/// [`BRIEF_BYTES`] unless `full`.
-fn passage(h: &Hit, today: NaiveDate, room: usize, full: bool, told: bool) -> Option<Passage> {
+/// [`BRIEF_BYTES`] unless `full`; with its cost in tokens as rendered.
+fn passage(
+    h: &Hit,
+    today: NaiveDate,
+    room: usize,
+    full: bool,
+    told: bool,
+) -> Option<(Passage, usize)> {
     let mut p = Passage {
         path: h.path.clone(),
         lines: [h.line, h.line],
@@ -260,7 +266,8 @@ fn passage(h: &Hit, today: NaiveDate, room: usize, full: bool, told: bool) -> Op
         BRIEF_BYTES.min(budget * 4)
     };
     p.text.push(cut(h.snippet_text.trim(), bytes));
-    (estimate_tokens(&text::passage(&p, told)) <= room).then_some(p)
+    let cost = estimate_tokens(&text::passage(&p, told));
+    (cost <= room).then_some((p, cost))
 }
 
 /// At most `max` bytes of `line`, on a char boundary, `…` when cut.
