@@ -235,12 +235,11 @@ fn common_words_the_memory_never_wrote_do_not_close_the_gate() {
 #[test]
 fn a_young_memory_of_typed_entries_answers_a_paraphrase_ranked_first() {
     let p = Project::compacted_sample();
-    let v = p.json([
-        "recall",
+    assert_first_passage(
+        &p,
         "did we keep a backup of the old postgres 13 box before we killed it",
-    ]);
-    assert_eq!(v["abstained"], false, "{v}");
-    assert_eq!(v["passages"][0]["path"], "memory/2027-01-18.md", "{v}");
+        "memory/2027-01-18.md",
+    );
     assert_all_abstain(
         &p,
         &[
@@ -264,12 +263,11 @@ fn a_typed_entry_s_title_is_evidence_and_a_shared_title_word_alone_is_not() {
         p.path(),
     );
     p.json(["compact", "--today", "2027-11-30"]);
-    let v = p.json([
-        "recall",
+    assert_first_passage(
+        &p,
         "should I bump unity to the newest patch while I'm in the tutorial branch anyway?",
-    ]);
-    assert_eq!(v["abstained"], false, "{v}");
-    assert_eq!(v["passages"][0]["path"], "memory/2027-11-04.md", "{v}");
+        "memory/2027-11-04.md",
+    );
     assert_all_abstain(
         &p,
         &[
@@ -286,4 +284,11 @@ fn assert_all_abstain(p: &Project, prompts: &[&str]) {
         let v = p.json(["recall", prompt]);
         assert_eq!(v["abstained"], true, "{v}");
     }
+}
+
+/// `prompt` gets a pack whose first passage is from `path`.
+fn assert_first_passage(p: &Project, prompt: &str, path: &str) {
+    let v = p.json(["recall", prompt]);
+    assert_eq!(v["abstained"], false, "{v}");
+    assert_eq!(v["passages"][0]["path"], path, "{v}");
 }
