@@ -80,20 +80,20 @@ fn compact_report_first_run_then_a_no_op() {
 fn search_hits_as_people_read_them() {
     let p = Project::compacted_sample();
     insta::assert_snapshot!(stdout(&p, &["search", "postgres 16 cutover", "-n", "3"]), @"
-    memory/2027-01-08.md:3  2027-01-08 › Postgres 16 cutover  [raw, 2027-01-08, project] 35.44 #c3aea6d95e0d
+    memory/2027-01-08.md:3  2027-01-08 › Postgres 16 cutover  [raw, 2027-01-08, project] 27.72 #c3aea6d95e0d
         ## **Postgres** **16** **cutover** [project] - request: switch production writes to **Postgres** **16** - analysis: replication lag 0 bytes at 14:00 KST; sequences synced - decisions: cut over at 14:05 KST with 4 minutes read-only -…
         also in: memory/daily/2027-01-08.md:14, memory/weekly/2027-W01.md:45, memory/monthly/2027-01.md:103
 
-    memory/2027-01-05.md:3  2027-01-05 › Cutover rehearsal  [raw, 2027-01-05, project] 24.60 #4498483c8cb6
+    memory/2027-01-05.md:3  2027-01-05 › Cutover rehearsal  [raw, 2027-01-05, project] 21.56 #4498483c8cb6
         ## **Cutover** rehearsal [project] - request: rehearse the **Postgres** **16** **cutover** on staging - analysis: sequence values are not replicated by logical replication - decisions: sync sequences with a script right before…
         also in: memory/daily/2027-01-05.md:15, memory/weekly/2027-W01.md:20, memory/monthly/2027-01.md:78
 
-    memory/2026-12-14.md:3  2026-12-14 › Postgres 16 migration kickoff  [raw, 2026-12-14, project] 17.89 #b8280a07c86f
+    memory/2026-12-14.md:3  2026-12-14 › Postgres 16 migration kickoff  [raw, 2026-12-14, project] 14.39 #b8280a07c86f
         ## **Postgres** **16** migration kickoff [project] - request: plan the move of the orders service from **Postgres** 13 to **16** - analysis: pg_upgrade needs 40 min downtime; logical replication needs none but doubles disk for a week -…
         also in: memory/daily/2026-12-14.md:16, memory/weekly/2026-W51.md:25, memory/monthly/2026-12.md:34
     ");
     insta::assert_snapshot!(stdout(&p, &["search", "배포 일정", "-n", "2"]), @"
-    memory/2026-12-17.md:3  2026-12-17 › 배포 일정 회의  [raw, 2026-12-17, project] 35.99 #e1f4f7d392f7
+    memory/2026-12-17.md:3  2026-12-17 › 배포 일정 회의  [raw, 2026-12-17, project] 28.97 #e1f4f7d392f7
         ## **배포** **일정** 회의 [project] - request: 연말 **배포** **일정** 정리 - analysis: 12월 24일부터 1월 2일까지 온콜 인원이 2명뿐임 - decisions: 금요일 **배포**는 하지 않기로 함; 12월 22일이…
         also in: memory/daily/2026-12-17.md:15, memory/weekly/2026-W51.md:55, memory/monthly/2026-12.md:64
 
@@ -128,8 +128,8 @@ fn search_hit_as_programs_read_it() {
           "date": "2027-01-08",
           "period": "2027-01-08",
           "type": "project",
-          "score": 35.441383,
-          "relevance": 0.28647867,
+          "score": 27.724125,
+          "relevance": 0.22409877,
           "coverage": 1.0,
           "snippet": "## **Postgres** **16** **cutover** [project] - request: switch production writes to **Postgres** **16** - analysis: replication lag 0 bytes at 14:00 KST; sequences synced - decisions: cut over at 14:05 KST with 4 minutes read-only -…",
           "snippet_text": "## Postgres 16 cutover [project] - request: switch production writes to Postgres 16 - analysis: replication lag 0 bytes at 14:00 KST; sequences synced - decisions: cut over at 14:05 KST with 4 minutes read-only -…",
@@ -165,8 +165,8 @@ fn korean_search_hits_as_programs_read_them() {
           "date": "2026-12-17",
           "period": "2026-12-17",
           "type": "project",
-          "score": 35.985046,
-          "relevance": 0.29087317,
+          "score": 28.970142,
+          "relevance": 0.23417054,
           "coverage": 1.0,
           "snippet": "## **배포** **일정** 회의 [project] - request: 연말 **배포** **일정** 정리 - analysis: 12월 24일부터 1월 2일까지 온콜 인원이 2명뿐임 - decisions: 금요일 **배포**는 하지 않기로 함; 12월 22일이…",
           "snippet_text": "## 배포 일정 회의 [project] - request: 연말 배포 일정 정리 - analysis: 12월 24일부터 1월 2일까지 온콜 인원이 2명뿐임 - decisions: 금요일 배포는 하지 않기로 함; 12월 22일이…",
@@ -336,15 +336,15 @@ fn mcp_search_and_get_texts() {
     );
     let text = r["result"]["content"][0]["text"].as_str().unwrap();
     insta::assert_snapshot!(text, @"
-    memory/2027-01-08.md:3  2027-01-08 › Postgres 16 cutover  [raw, 2027-01-08, project] 34.65 #c3aea6d95e0d
+    memory/2027-01-08.md:3  2027-01-08 › Postgres 16 cutover  [raw, 2027-01-08, project] 29.77 #c3aea6d95e0d
         ## **Postgres** **16** cutover [project] - request: switch production writes to **Postgres** **16** - analysis: replication lag 0 bytes at 14:00 KST; sequences synced - decisions: **cut** **over** at 14:05 KST with 4 minutes read-only -…
         also in: memory/daily/2027-01-08.md:14, memory/weekly/2027-W01.md:45, memory/monthly/2027-01.md:103
 
-    memory/2026-12-14.md:3  2026-12-14 › Postgres 16 migration kickoff  [raw, 2026-12-14, project] 14.07 #b8280a07c86f
+    memory/2026-12-14.md:3  2026-12-14 › Postgres 16 migration kickoff  [raw, 2026-12-14, project] 11.31 #b8280a07c86f
         ## **Postgres** **16** migration kickoff [project] - request: plan the move of the orders service from **Postgres** 13 to **16** - analysis: pg_upgrade needs 40 min downtime; logical replication needs none but doubles disk for a week -…
         also in: memory/daily/2026-12-14.md:16, memory/weekly/2026-W51.md:25, memory/monthly/2026-12.md:34
 
-    knowledge/postgres-migration.md:10  Postgres 13 → 16 migration (orders service) › Replication slot hygiene  [knowledge, project] 12.95 #29c4257325d5
+    knowledge/postgres-migration.md:10  Postgres 13 → 16 migration (orders service) › Replication slot hygiene  [knowledge, project] 9.71 #29c4257325d5
         …WAL forever. Drop slots without a subscriber; alert on lag **over** 1 GB.
     ");
     let id = r["result"]["structuredContent"]["hits"][0]["id"]

@@ -249,34 +249,6 @@ fn a_young_memory_of_typed_entries_answers_a_paraphrase_ranked_first() {
     );
 }
 
-/// A typed entry's heading is its title, the writer's own name for its
-/// subject: "should I bump unity to the newest patch" is answered by the
-/// game studio's "Unity version pinned" (`tests/data/recall/game`,
-/// written blind), whose heading now weighs 2.5 (`HEADING_BOOST`; at 1.5
-/// the gate stayed shut). Prompts about Unity that the memory does not
-/// answer share the same title word and still get nothing.
-#[test]
-fn a_typed_entry_s_title_is_evidence_and_a_shared_title_word_alone_is_not() {
-    let p = Project::empty();
-    common::copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/recall/game"),
-        p.path(),
-    );
-    p.json(["compact", "--today", "2027-11-30"]);
-    assert_first_passage(
-        &p,
-        "should I bump unity to the newest patch while I'm in the tutorial branch anyway?",
-        "memory/2027-11-04.md",
-    );
-    assert_all_abstain(
-        &p,
-        &[
-            "how do I serialize a Dictionary with JsonUtility in Unity",
-            "what's the difference between FixedUpdate and Update in Unity",
-        ],
-    );
-}
-
 /// Each of `prompts`, about something the project's memory does not hold,
 /// gets an empty pack.
 fn assert_all_abstain(p: &Project, prompts: &[&str]) {
