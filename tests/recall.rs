@@ -225,21 +225,14 @@ fn common_words_the_memory_never_wrote_do_not_close_the_gate() {
     assert!(v["held"].as_f64().unwrap() < held, "{v}");
 }
 
-/// The sample's typed entries answer "did we keep a backup of the old
-/// postgres 13 box before we killed it" with the decommissioning entry,
-/// ranked first at 0.169 of the chance level counted with the square of
-/// the breadth term, under the floor; counted with its power of 2.25
-/// (`search::terms::BREADTH_POWER`) a young memory's unit is smaller next
-/// to MemAware's, and the pack holds the entry. A prompt about something
-/// else that shares a word with the memory stays empty.
+/// In a project in use, ROOT's generated lines ("rules added or changed
+/// (last 30 days)", "recurring (last 30 days)") share plain words with any
+/// prompt: "how do I undo the last git commit but keep the changes" once
+/// opened a pack on the sample through ROOT alone, holding one unrelated
+/// passage. ROOT is never a passage, so it never opens the pack.
 #[test]
-fn a_young_memory_of_typed_entries_answers_a_paraphrase_ranked_first() {
+fn prompts_about_something_else_get_nothing_through_roots_generated_lines() {
     let p = Project::compacted_sample();
-    assert_first_passage(
-        &p,
-        "did we keep a backup of the old postgres 13 box before we killed it",
-        "memory/2027-01-18.md",
-    );
     assert_all_abstain(
         &p,
         &[
@@ -256,11 +249,4 @@ fn assert_all_abstain(p: &Project, prompts: &[&str]) {
         let v = p.json(["recall", prompt]);
         assert_eq!(v["abstained"], true, "{v}");
     }
-}
-
-/// `prompt` gets a pack whose first passage is from `path`.
-fn assert_first_passage(p: &Project, prompt: &str, path: &str) {
-    let v = p.json(["recall", prompt]);
-    assert_eq!(v["abstained"], false, "{v}");
-    assert_eq!(v["passages"][0]["path"], path, "{v}");
 }

@@ -343,7 +343,7 @@ pub struct RecallArgs {
     pub budget: usize,
     /// The relevance a passage holding a fifth of the question must reach,
     /// or the pack is empty (default: the config's `recall.floor`, else
-    /// 0.11; 0 takes anything).
+    /// 0.18; 0 takes anything).
     #[arg(long)]
     pub floor: Option<f32>,
     #[command(flatten)]

@@ -69,9 +69,8 @@ pub const DEFAULT_BUDGET: usize = 800;
 /// leaving MemAware's short unrelated prompts as empty as before (105 of
 /// 109), while the young memories keep what they answered
 /// (docs/search.md, "Recall", gives each set). It counts in the unit of
-/// `search::terms::BREADTH_POWER` (0.18 with the square): changing one
-/// means re-deriving the other.
-pub const DEFAULT_FLOOR: f32 = 0.11;
+/// `search::terms::chance_level`: changing one means re-deriving the other.
+pub const DEFAULT_FLOOR: f32 = 0.18;
 
 /// `recall.*`: what the prompt hook injects unasked.
 #[derive(Debug, Clone, Deserialize, PartialEq)]

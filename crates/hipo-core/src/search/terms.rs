@@ -12,23 +12,6 @@ use crate::index::Fields;
 use crate::index::schema::UNIT_SECTION;
 use tantivy::{Score, Searcher, Term};
 
-/// How fast the chance level grows with the number of distinct sections
-/// D, as a power of ln(1 + D): one ln(1 + D) for the best of D draws, and
-/// a power of it for the breadth of what the memory talks about. With the
-/// square, a young memory of typed entries turned away answers ranked
-/// first at relevance 0.15 to 0.17 while its prompts about something else
-/// stayed under 0.15; the breadth grows a little faster than ln(1 + D).
-/// Measured at powers 2 to 3 (docs/retrieval-log.md, "ROOT does not open the
-/// pack, and the breadth term's power"): on the seven young sets it was
-/// chosen on, 2.2 and 2.25 give every half as many answers or more and
-/// leave every unrelated prompt out that the square did; at 2.3 a prompt
-/// about something else gets through in two sets, at 2.5 in four. Of four
-/// sets written afterwards, two of typed entries answer five more of
-/// their 40 prompts with none of their unrelated ones through, one is
-/// unchanged and one lets one more unrelated prompt through (of 20).
-/// MemAware's unit grows by 1.64 (ln(1317)^0.25), and the floor with it.
-pub const BREADTH_POWER: f64 = 2.25;
-
 /// The unit [`super::Hit::relevance`] counts in: about what the best
 /// section scores by chance for a question the memory knows nothing of.
 /// Three things grow with the memory: the IDF of a rare word (BM25 sums
@@ -39,19 +22,21 @@ pub const BREADTH_POWER: f64 = 2.25;
 /// prompt's words a passage holds at all, which grows with the breadth of
 /// what the memory talks about (a young project's entries are about one
 /// project; sixteen megabytes of chat are about everything), counted as
-/// ln(1 + D) once more, and a little over ([`BREADTH_POWER`]). With the
-/// product of the two logs alone, the floor that kept prompts about
-/// something else out of a 1,320-session chat history was about twice
-/// what separated them in young memories of 20 to 40 entries
-/// (`tests/data/recall`); with the square or a little over, one floor
-/// serves both (docs/retrieval-log.md, "Recall").
+/// ln(1 + D) once more. With the product of the two logs alone, the
+/// floor that kept prompts about something else out of a 1,320-session
+/// chat history was about twice what separated them in young memories of
+/// 20 to 40 entries (`tests/data/recall`); with the square, one floor
+/// serves both (docs/retrieval-log.md, "Recall"). A power of 2.25 answered
+/// more prompts of young typed memories and let prompts about something
+/// else through in three sets written after it was chosen (the log's
+/// "Two sets written blind"): the square stays.
 pub(super) fn chance_level(searcher: &Searcher, f: &Fields, distinct: usize) -> Score {
     let n = searcher
         .doc_freq(&Term::from_field_text(f.unit, UNIT_SECTION))
         .unwrap_or(0)
         .max(1) as f64;
     let draws = (distinct as f64).clamp(1.0, n);
-    ((1.0 + draws).ln().powf(BREADTH_POWER) * (1.0 + (n + 0.5) / 0.5).ln()) as Score
+    ((1.0 + draws).ln().powi(2) * (1.0 + (n + 0.5) / 0.5).ln()) as Score
 }
 
 /// Each term with its BM25 IDF among sections' ranking documents; 0 for a
