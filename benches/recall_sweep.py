@@ -16,13 +16,13 @@ unrelated prompts left empty and passages per pack, for MIN_COVERAGE in
 recall's defaults, 0.2 and 0.3). The replay matches `benches/recall_sets.py`
 at the defaults; the budget is approximated by the floor-0 pack's size.
 FLOORS="0.08 0.09 … 0.14" also sweeps the floor (FLOOR=X sets the one the other
-sweeps use, default 0.11, recall's); DUMP=FILE.json saves the dump, or
+sweeps use, default 0.18, recall's); DUMP=FILE.json saves the dump, or
 reads it when it exists (to sweep again without asking hipo).
 """
 import json, os, shutil, subprocess, sys, tempfile
 from pathlib import Path
 
-FLOOR = float(os.environ.get("FLOOR", "0.11"))
+FLOOR = float(os.environ.get("FLOOR", "0.18"))
 here = Path(__file__).resolve().parent.parent
 args = sys.argv[1:]
 hipo = str(Path(args.pop(0)).resolve())

@@ -357,7 +357,7 @@ mod tests {
             floor,
             today: NaiveDate::from_ymd_opt(2026, 1, 3).unwrap(),
         };
-        let pack = recall(&memory, "what changed last", &opts(0.11)).unwrap();
+        let pack = recall(&memory, "what changed last", &opts(DEFAULT_FLOOR)).unwrap();
         assert!(pack.abstained && pack.passages.is_empty(), "{pack:?}");
         let pack = recall(&memory, "what changed last", &opts(0.0)).unwrap();
         assert!(!pack.abstained, "{pack:?}");
