@@ -22,8 +22,12 @@ Per set and half (odd / even case), it prints:
   empty    unrelated prompts given an empty pack
   pp       passages per non-empty pack
   prec     passages from an answering entry, over all passages given
+  shown    of the prompts whose pack holds an answering entry, the mean
+           share of that entry's words its passages show (how much of the
+           answer the agent reads without opening it)
+  tok      tokens per non-empty pack
 """
-import datetime, json, os, shutil, subprocess, sys, tempfile
+import datetime, json, os, re, shutil, subprocess, sys, tempfile
 from pathlib import Path
 
 here = Path(__file__).resolve().parent.parent
@@ -67,20 +71,30 @@ class Spans:
                 break
         return line, end
 
+    def words(self, path, span):
+        lines = self.cache[path][span[0] : span[1]] if span else (self.project / path).read_text().splitlines()
+        return set(re.findall(r"\w+", "\n".join(lines).lower()))
+
 
 def judge(spans, pack, expected):
-    """(file hit, entry hit, passages from an answering entry)"""
+    """(file hit, entry hit, passages from an answering entry, share of
+    the best-shown answering entry's words in its passages)"""
     want = []
     for e in expected:
         path, _, line = e.rpartition(":") if e.rsplit(":", 1)[-1].isdigit() else (e, "", "")
         want.append((path, spans.entry(path, int(line)) if line else None))
     files = {p for p, _ in want}
-    good = 0
+    good, shown = 0, 0.0
     for p in pack["passages"]:
-        if any(p["path"] == path and (span is None or span[0] <= p["lines"][0] <= span[1]) for path, span in want):
-            good += 1
+        for path, span in want:
+            if p["path"] == path and (span is None or span[0] <= p["lines"][0] <= span[1]):
+                good += 1
+                entry = spans.words(path, span)
+                seen = set(re.findall(r"\w+", " ".join(p["text"]).lower()))
+                shown = max(shown, len(entry & seen) / max(len(entry), 1))
+                break
     file_hit = any(p["path"] in files for p in pack["passages"])
-    return file_hit, good > 0, good
+    return file_hit, good > 0, good, shown
 
 
 def measure(name, project, cases, unrelated):
@@ -89,14 +103,15 @@ def measure(name, project, cases, unrelated):
     for half in (0, 1, None):
         cs = cases if half is None else cases[half::2]
         us = unrelated if half is None else unrelated[half::2]
-        hit = entry = given = packs = good = 0
+        hit = entry = given = packs = good = tokens = 0
+        shown = 0.0
         for c in cs:
             pack = c.setdefault("_pack", None) or recall(project, c["query"])
             c["_pack"] = pack
-            f, e, g = judge(spans, pack, c["expected"])
-            hit, entry, good = hit + f, entry + e, good + g
+            f, e, g, w = judge(spans, pack, c["expected"])
+            hit, entry, good, shown = hit + f, entry + e, good + g, shown + w
             if pack["passages"]:
-                packs, given = packs + 1, given + len(pack["passages"])
+                packs, given, tokens = packs + 1, given + len(pack["passages"]), tokens + pack["tokens"]
         empty = 0
         for u in us:
             pack = u.get("_pack") or recall(project, u["query"])
@@ -106,6 +121,7 @@ def measure(name, project, cases, unrelated):
         rows.append(
             f"{name:10} {label:3} hit {hit:3}/{len(cs):<3} ({hit / len(cs):.3f})  entry {entry:3}/{len(cs):<3}"
             f"  empty {empty:3}/{len(us):<3}  pp {given / max(packs, 1):5.2f}  prec {good / max(given, 1):.3f}"
+            f"  shown {shown / max(entry, 1):.2f}  tok {tokens / max(packs, 1):4.0f}"
         )
     print("\n".join(rows), flush=True)
 

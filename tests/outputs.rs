@@ -310,12 +310,20 @@ fn recall_packs_what_bears_on_a_prompt_and_nothing_else() {
     # hipo recall: when did we cut over to postgres 16?
     - postgres-16-cutover [project, 13d]
     - postgres-16-migration-kickoff [project, 38d]
-    ## memory/2027-01-08.md:3 Postgres 16 cutover
-      ## Postgres 16 cutover [project] - request: switch production writes to Postgres 16 - analysis: replication lag 0 bytes at 14:00 KST; sequences synced - decisions: cut over at 14:05 KST with 4 minutes read-only -…
-    ## memory/2026-12-14.md:3 Postgres 16 migration kickoff (38 days old: check it still holds)
-      ## Postgres 16 migration kickoff [project] - request: plan the move of the or…
+    ## memory/2027-01-08.md:4-8 Postgres 16 cutover
+      - request: switch production writes to Postgres 16
+      - analysis: replication lag 0 bytes at 14:00 KST; sequences synced
+      - decisions: cut over at 14:05 KST with 4 minutes read-only
+      - outcome: done; old primary kept read-only for 7 days
+      - references: knowledge/postgres-migration.md
+    ## memory/2026-12-14.md:4-8 Postgres 16 migration kickoff (38 days old: check it still holds)
+      - request: plan the move of the orders service from Postgres 13 to 16
+      - analysis: pg_upgrade needs 40 min downtime; logical replication needs none but doubles disk for a week
+      - decisions: use logical replication (pglogical is not needed, native publications suffice)
+      - outcome: plan drafted in knowledge/postgres-migration.md
+      - references: knowledge/postgres-migration.md
     ## knowledge/postgres-migration.md:10 Postgres 13 → 16 migration (orders service) › Replication slot hygiene
-      …WAL forever. Drop slots without a subscriber; alert on lag over 1 GB.
+      An idle slot retains WAL forever. Drop slots without a subscriber; alert on lag over 1 GB.
     ");
     let unrelated = [
         "recall",
@@ -386,8 +394,12 @@ fn mcp_recall_status_checkpoint_and_timeline_texts() {
     # hipo recall: postgres cutover
     - postgres-16-cutover [project, 13d]
     - cutover-rehearsal [project, 16d]
-    ## memory/2027-01-08.md:3 Postgres 16 cutover
-      ## Postgres 16 cutover [project] - request: switch production writes to Postgres 16 - analysis: replication lag 0 bytes at 14:00 KST; sequences synced - decisions: cut over at 14:05 KST with 4 minutes read-only -…
+    ## memory/2027-01-08.md:4-8 Postgres 16 cutover
+      - request: switch production writes to Postgres 16
+      - analysis: replication lag 0 bytes at 14:00 KST; sequences synced
+      - decisions: cut over at 14:05 KST with 4 minutes read-only
+      - outcome: done; old primary kept read-only for 7 days
+      - references: knowledge/postgres-migration.md
     ");
     insta::assert_snapshot!(masked(&p, &c.text("status", json!({}))), @"
     project [PROJECT] (today 2027-01-21)
@@ -497,12 +509,20 @@ fn claude_code_hooks_stdout() {
     # hipo recall: when did we cut over to postgres 16?
     - postgres-16-cutover [project, 13d]
     - postgres-16-migration-kickoff [project, 38d]
-    ## memory/2027-01-08.md:3 Postgres 16 cutover
-      ## Postgres 16 cutover [project] - request: switch production writes to Postgres 16 - analysis: replication lag 0 bytes at 14:00 KST; sequences synced - decisions: cut over at 14:05 KST with 4 minutes read-only -…
-    ## memory/2026-12-14.md:3 Postgres 16 migration kickoff (38 days old: check it still holds)
-      ## Postgres 16 migration kickoff [project] - request: plan the move of the or…
+    ## memory/2027-01-08.md:4-8 Postgres 16 cutover
+      - request: switch production writes to Postgres 16
+      - analysis: replication lag 0 bytes at 14:00 KST; sequences synced
+      - decisions: cut over at 14:05 KST with 4 minutes read-only
+      - outcome: done; old primary kept read-only for 7 days
+      - references: knowledge/postgres-migration.md
+    ## memory/2026-12-14.md:4-8 Postgres 16 migration kickoff (38 days old: check it still holds)
+      - request: plan the move of the orders service from Postgres 13 to 16
+      - analysis: pg_upgrade needs 40 min downtime; logical replication needs none but doubles disk for a week
+      - decisions: use logical replication (pglogical is not needed, native publications suffice)
+      - outcome: plan drafted in knowledge/postgres-migration.md
+      - references: knowledge/postgres-migration.md
     ## knowledge/postgres-migration.md:10 Postgres 13 → 16 migration (orders service) › Replication slot hygiene
-      …WAL forever. Drop slots without a subscriber; alert on lag over 1 GB.
+      An idle slot retains WAL forever. Drop slots without a subscriber; alert on lag over 1 GB.
     ");
     let haiku = r#","prompt":"write a haiku about autumn leaves""#;
     insta::assert_snapshot!(hook(&p, "prompt", "UserPromptSubmit", haiku), @"");

@@ -57,17 +57,25 @@ pub const PACK_SHARE: f32 = 0.3;
 /// search are the budget over this.
 const TOKENS_PER_PASSAGE: usize = 40;
 /// The first passage is shown at its snippet's full length
-/// ([`crate::search::snippet::SNIPPET_BYTES`]); the rest are cut to
+/// ([`crate::search::snippet::SNIPPET_BYTES`]); the rest are chosen as
 /// [`BRIEF_BYTES`], their best match and a little around it. An answer
 /// often ranks below the first few results, and a pointer to it
 /// (`path:line`, which `hipo get` opens) with the line that matched is
 /// worth more to the agent than more words of the results above it: on
 /// the MemAware dev questions 800 tokens of brief passages hold an answer
-/// for 0.320 of them, full ones for 0.267 (README, "Recall").
+/// for 0.320 of them, full ones for 0.267 (docs/retrieval-log.md,
+/// "Recall"). Once the passages are chosen, the budget they left is
+/// spent on showing them whole, best first ([`widen`]).
 const FULL_PASSAGES: usize = 1;
 /// What a brief passage keeps of its snippet, which starts a little
 /// before its first match.
 const BRIEF_BYTES: usize = 80;
+/// A section of at most this many lines may be shown whole when the
+/// budget has room. A typed entry is a handful of lines and whole it
+/// holds the decision and the outcome a snippet cuts off; a captured chat
+/// session is hundreds, which would not fit, and reading them would cost a
+/// file read a passage on every prompt.
+const WHOLE_LINES: usize = 40;
 /// ROOT topics listed at most.
 const TOPICS_MAX: usize = 8;
 /// A project entry or a reference older than this many days gets a note.
@@ -145,6 +153,9 @@ pub struct Memory<'a> {
     pub share_held: &'a dyn Fn(&str) -> f32,
     /// The project, whose ROOT's topics are listed.
     pub root: &'a Path,
+    /// A hit's section as it is on disk now, redacted, its heading line
+    /// first (`None` when it cannot be read: the snippet is shown).
+    pub section: &'a dyn Fn(&Hit) -> Option<Vec<String>>,
 }
 
 /// Builds the pack for `query` from `memory`.
@@ -203,7 +214,7 @@ pub fn recall(memory: &Memory, query: &str, opts: &Options) -> Result<Pack> {
         used += cost;
         pack.topics.push(line);
     }
-    pack.passages = passages(&hits, &gate, opts, used);
+    pack.passages = passages(&hits, &gate, opts, used, memory.section);
     pack.tokens = estimate_tokens(&text::render(&pack));
     Ok(pack)
 }
@@ -214,26 +225,101 @@ pub fn recall(memory: &Memory, query: &str, opts: &Options) -> Result<Pack> {
 /// passage enters when its relevance is near the best one's
 /// ([`PACK_SHARE`]), within the budget. With a floor of 0 (a pack asked
 /// for explicitly) the budget alone decides.
-fn passages(hits: &[&Hit], gate: &Gate, opts: &Options, mut used: usize) -> Vec<Passage> {
+fn passages(
+    hits: &[&Hit],
+    gate: &Gate,
+    opts: &Options,
+    mut used: usize,
+    section: &dyn Fn(&Hit) -> Option<Vec<String>>,
+) -> Vec<Passage> {
     let best = hits
         .iter()
         .filter(|h| gate.reaches(h))
         .map(|h| h.relevance)
         .fold(0.0, f32::max);
     let near = |h: &&&Hit| opts.floor <= 0.0 || h.relevance >= best * PACK_SHARE;
-    let mut out: Vec<Passage> = Vec::new();
+    let mut chosen: Vec<(&Hit, Passage, usize)> = Vec::new();
     let mut told = false;
     for h in hits.iter().filter(near) {
         let room = opts.budget.saturating_sub(used);
-        let full = out.len() < FULL_PASSAGES;
+        let full = chosen.len() < FULL_PASSAGES;
         let Some((p, cost)) = passage(h, opts.today, room, full, told) else {
             break;
         };
         used += cost;
         told |= text::tells_to_check(&p);
-        out.push(p);
+        chosen.push((h, p, cost));
     }
-    out
+    widen(&mut chosen, opts, used, section);
+    chosen.into_iter().map(|(_, p, _)| p).collect()
+}
+
+/// Shows the chosen passages whole, best first, while the budget they
+/// left holds it: a short section ([`WHOLE_LINES`]) as all its lines, any
+/// other brief passage at its snippet's full length. Which passages are
+/// in the pack was decided on briefs, so this never adds one nor drops
+/// one: a pack of a young memory (one to four passages) shows each
+/// entry's lines instead of a pointer cut after 80 bytes, and a pack the
+/// budget filled stays as it was.
+fn widen(
+    chosen: &mut [(&Hit, Passage, usize)],
+    opts: &Options,
+    mut used: usize,
+    section: &dyn Fn(&Hit) -> Option<Vec<String>>,
+) {
+    let mut told = false;
+    for (i, (h, p, cost)) in chosen.iter_mut().enumerate() {
+        let was_told = told;
+        told |= text::tells_to_check(p);
+        let room = opts.budget.saturating_sub(used) + *cost;
+        let whole = (h.lines[1].saturating_sub(h.lines[0]) < WHOLE_LINES)
+            .then(|| section(h))
+            .flatten()
+            .and_then(|lines| whole_passage(p, &lines, h.lines[0], room, was_told));
+        let wider = whole.or_else(|| {
+            (i >= FULL_PASSAGES)
+                .then(|| passage(h, opts.today, room, true, was_told))
+                .flatten()
+        });
+        if let Some((wide, wide_cost)) = wider
+            && shown_bytes(&wide) > shown_bytes(p)
+        {
+            used = used - *cost + wide_cost;
+            (*p, *cost) = (wide, wide_cost);
+        }
+    }
+}
+
+/// `p` showing every line of its section (`lines`, read from `first`)
+/// but its heading, which the label gives, and blank ones, when that fits
+/// in `room` tokens.
+fn whole_passage(
+    p: &Passage,
+    lines: &[String],
+    first: usize,
+    room: usize,
+    told: bool,
+) -> Option<(Passage, usize)> {
+    let body: Vec<(usize, &String)> = (first..)
+        .zip(lines)
+        .skip(usize::from(
+            lines.first().is_some_and(|l| l.starts_with('#')),
+        ))
+        .filter(|(_, l)| !l.trim().is_empty())
+        .collect();
+    let (&(a, _), &(b, _)) = (body.first()?, body.last()?);
+    let wide = Passage {
+        lines: [a, b],
+        text: body.iter().map(|(_, l)| l.trim_end().to_string()).collect(),
+        ..p.clone()
+    };
+    let cost = estimate_tokens(&text::passage(&wide, told));
+    (cost <= room).then_some((wide, cost))
+}
+
+/// The bytes of text a passage shows.
+fn shown_bytes(p: &Passage) -> usize {
+    p.text.iter().map(String::len).sum()
 }
 
 /// The passage of a hit: its snippet, the best lines around its best
@@ -351,6 +437,7 @@ mod tests {
             search: &search,
             share_held: &|_| 1.0,
             root: dir.path(),
+            section: &|_| None,
         };
         let opts = |floor| Options {
             budget: 800,
@@ -363,6 +450,70 @@ mod tests {
         assert!(!pack.abstained, "{pack:?}");
         assert_eq!(pack.passages.len(), 1, "{pack:?}");
         assert_eq!(pack.passages[0].path, "memory/2026-01-02.md");
+    }
+
+    /// Once chosen, passages are shown whole while the budget holds, best
+    /// first: a short section as its lines (its heading left to the
+    /// label), a long one at its snippet's length. What the budget cannot
+    /// hold stays a brief, and no passage is added or dropped by it.
+    #[test]
+    fn chosen_passages_are_shown_whole_while_the_budget_holds() {
+        let hit = |path: &str, lines, relevance, snippet: &str| {
+            let mut h = Hit::sample(path, lines, "Cutover");
+            (h.relevance, h.snippet_text) = (relevance, snippet.to_string());
+            h
+        };
+        let hits = [
+            hit("memory/a.md", [3, 6], 1.0, "- decisions: cut over at 14:05"),
+            hit("memory/b.md", [3, 5], 0.9, &"rehearsal ".repeat(30)),
+            hit("memory/c.md", [3, 200], 0.8, &"long session ".repeat(30)),
+        ];
+        let body = |h: &Hit| match h.path.as_str() {
+            "memory/a.md" => Some(vec![
+                "## Cutover".into(),
+                "- request: switch writes".into(),
+                String::new(),
+                "- decisions: cut over at 14:05".into(),
+            ]),
+            "memory/b.md" => Some(vec!["## Rehearsal".into(), "rehearsal ".repeat(30)]),
+            _ => None,
+        };
+        let search = |_: &search::query::Query, _: &search::Options| Ok(hits.to_vec());
+        let dir = tempfile::tempdir().unwrap();
+        let memory = Memory {
+            search: &search,
+            share_held: &|_| 1.0,
+            root: dir.path(),
+            section: &body,
+        };
+        let opts = |budget| Options {
+            budget,
+            floor: DEFAULT_FLOOR,
+            today: NaiveDate::from_ymd_opt(2026, 1, 3).unwrap(),
+        };
+        let pack = recall(&memory, "when was the cutover", &opts(800)).unwrap();
+        let texts: Vec<Vec<&str>> = pack
+            .passages
+            .iter()
+            .map(|p| p.text.iter().map(String::as_str).collect())
+            .collect();
+        let (rehearsal, long) = ("rehearsal ".repeat(30), "long session ".repeat(30));
+        assert_eq!(
+            texts,
+            [
+                vec!["- request: switch writes", "- decisions: cut over at 14:05"],
+                vec![rehearsal.trim_end()],
+                vec![long.trim()],
+            ],
+            "{pack:?}"
+        );
+        assert_eq!(pack.passages[0].lines, [4, 6]);
+        // Room for the first passage and two briefs only: the same three
+        // passages, the later ones brief.
+        let tight = recall(&memory, "when was the cutover", &opts(120)).unwrap();
+        assert_eq!(tight.passages.len(), 3, "{tight:?}");
+        assert!(tight.passages[2].text[0].len() <= BRIEF_BYTES, "{tight:?}");
+        assert!(tight.tokens <= 120, "{tight:?}");
     }
 
     #[test]
