@@ -14,6 +14,9 @@ use crate::store::Hash;
 use crate::summarize::{RootContext, SourceText, SummaryError, Writer};
 use crate::tree::Tree;
 
+/// The dailies' days and topics, oldest first.
+type Days = Vec<(chrono::NaiveDate, Vec<markdown::Topic>)>;
+
 impl Run<'_> {
     /// Rebuilds ROOT when the tree below, the day or the backend changed,
     /// or its file did.
@@ -24,13 +27,14 @@ impl Run<'_> {
             return self.ledger.keep(id);
         }
         self.load_for_root(tree)?;
-        let inputs = self.root_inputs(tree);
+        let days = self.daily_topics(tree)?;
+        let inputs = self.root_inputs(tree, &days);
         let on_disk = self.scan.hash(&path);
         let (Some(reason), was_pending) = self.plan_root(on_disk, &inputs.hash)? else {
             return self.ledger.keep(id);
         };
         let (content, pending) =
-            self.root_content(tree, &path, on_disk, inputs.hash, was_pending)?;
+            self.root_content(tree, days, &path, on_disk, inputs.hash, was_pending)?;
         let hash = *blake3::hash(content.as_bytes()).as_bytes();
         let written = on_disk != Some(hash);
         let prev = if written && reason == Reason::Adopted {
@@ -77,9 +81,20 @@ impl Run<'_> {
         Ok(())
     }
 
-    /// ROOT's inputs: its children's, and the day (ages, staleness) and who
-    /// writes its narrative, on which ROOT also depends.
-    fn root_inputs(&self, tree: &Tree) -> Inputs {
+    /// The dailies' days with their topics, oldest first: what ROOT lists
+    /// and which raw logs it reads.
+    fn daily_topics(&self, tree: &Tree) -> Result<Days> {
+        let paths: Vec<String> = tree.days.iter().map(|d| NodeId::Daily(*d).path()).collect();
+        Ok((tree.days.iter().zip(self.ledger.topics_many(&paths)?))
+            .filter_map(|(d, t)| Some((*d, t?)))
+            .collect())
+    }
+
+    /// ROOT's inputs: its children's, the day (ages, staleness), who
+    /// writes its narrative, and the raw logs it carries in words
+    /// ([`root_md::notes::days_read`], a log that is gone counted as
+    /// such), on which ROOT also depends.
+    fn root_inputs(&self, tree: &Tree, days: &Days) -> Inputs {
         let mut inputs = super::inputs::gather(
             tree,
             NodeId::Root,
@@ -91,6 +106,13 @@ impl Run<'_> {
         hasher.update(&inputs.hash);
         hasher.update(self.options.today.to_string().as_bytes());
         hasher.update(self.writer.to_string().as_bytes());
+        for day in root_md::notes::days_read(self.options.today, days) {
+            hasher.update(day.to_string().as_bytes());
+            match self.scan.hash(&crate::tree::raw_path(day)) {
+                Some(h) => hasher.update(&h),
+                None => hasher.update(b"gone"),
+            };
+        }
         inputs.hash = *hasher.finalize().as_bytes();
         inputs
     }
@@ -101,6 +123,7 @@ impl Run<'_> {
     fn root_content(
         &mut self,
         tree: &Tree,
+        days: Days,
         path: &str,
         on_disk: Option<Hash>,
         input_hash: Hash,
@@ -114,6 +137,7 @@ impl Run<'_> {
             self.narrative_or_kept(tree, input_hash, existing.as_deref(), was_pending);
         let content = redact(&root_md::build(&self.root_input(
             tree,
+            days,
             existing.as_deref(),
             narrative,
         )?))
@@ -205,14 +229,11 @@ impl Run<'_> {
     fn root_input<'t>(
         &self,
         tree: &Tree,
+        days: Days,
         existing: Option<&'t str>,
         narrative: Option<[String; 3]>,
     ) -> Result<RootInput<'t>> {
         let ledger = &self.ledger;
-        let paths: Vec<String> = tree.days.iter().map(|d| NodeId::Daily(*d).path()).collect();
-        let days: Vec<_> = (tree.days.iter().zip(ledger.topics_many(&paths)?))
-            .filter_map(|(d, t)| Some((*d, t?)))
-            .collect();
         // The few raw logs ROOT carries in words (see root::notes).
         let span = crate::timing::span("compact: root's raw logs");
         let texts = &self.texts;

@@ -78,6 +78,14 @@ fn wanted(
     out.into_iter().rev().collect()
 }
 
+/// The days whose raw logs [`gather`] reads: what ROOT says depends on
+/// those logs themselves, not only on the nodes below it (a log pruned
+/// after its daily was fixed leaves every node as it was, but ROOT's line
+/// of that day falls back to its topics).
+pub fn days_read(today: NaiveDate, days: &[(NaiveDate, Vec<Topic>)]) -> Vec<NaiveDate> {
+    wanted(today, days, &latest_standing(days))
+}
+
 /// The notes ROOT is built from: the entries of the days
 /// [`wanted`] names, read with `read` (a log that cannot be read is
 /// left out: its day keeps its topics), of which a day before the last
@@ -90,7 +98,7 @@ pub fn gather(
 ) -> Vec<Note> {
     let latest = latest_standing(days);
     let mut out = Vec::new();
-    for day in wanted(today, days, &latest) {
+    for day in days_read(today, days) {
         let Some(text) = read(day) else { continue };
         let recent = (0..ACTIVE_DAYS).contains(&(today - day).num_days());
         out.extend(
