@@ -153,6 +153,36 @@ fn unknown_words_do_not_close_the_gate_and_the_pack_is_as_small_as_the_evidence(
     }
 }
 
+/// A prompt is prose, not the query language: a pasted error in quotes
+/// that the memory never saw, a `--flag` and a `word:` do not require,
+/// exclude or filter anything. Read as a query, the quote was a phrase
+/// every hit had to hold and `type:bug` a parse error: both prompts got
+/// nothing, though the rest of their words name an entry.
+#[test]
+fn quotes_signs_and_colons_in_a_prompt_are_words() {
+    let p = Project::compacted_sample();
+    for (prompt, entry) in [
+        (
+            r#"split invoices is timing out on staging again, the log says "deadlock detected while waiting for ShareLock on transaction 99881" - what did we figure out last time?"#,
+            "memory/2027-01-12.md",
+        ),
+        (
+            "cargo test -- --test-threads=1 fails with AddrInUse again, type:bug or flaky?",
+            "memory/2026-12-15.md",
+        ),
+    ] {
+        let v = p.json(["recall", prompt]);
+        assert_eq!(v["abstained"], false, "{prompt}: {v}");
+        assert_eq!(v["passages"][0]["path"], entry, "{prompt}: {v}");
+    }
+    // `hipo search` keeps its language: the quoted phrase must appear.
+    let v = p.json([
+        "search",
+        r#"deadlock "while waiting for ShareLock on transaction 99881""#,
+    ]);
+    assert_eq!(v["hits"].as_array().unwrap().len(), 0, "{v}");
+}
+
 /// A young memory of captured sessions (`tests/data/recall/sessions`,
 /// 12 short sessions on a Rust CLI), where every word is rare: a prompt
 /// about something else that shares one plain word with a session

@@ -168,13 +168,13 @@ pub fn recall(memory: &Memory, query: &str, opts: &Options) -> Result<Pack> {
         tokens: 0,
         held: 1.0,
     };
-    let hits = match search::query::parse(query).and_then(|q| {
-        let o = search::Options {
-            limit: (opts.budget / TOKENS_PER_PASSAGE).clamp(3, 40),
-            ..Default::default()
-        };
-        (memory.search)(&q, &o)
-    }) {
+    let o = search::Options {
+        limit: (opts.budget / TOKENS_PER_PASSAGE).clamp(3, 40),
+        ..Default::default()
+    };
+    // A prompt is prose: its quotes, signs and colons are not the query
+    // language (`search::query::prose`).
+    let hits = match (memory.search)(&search::query::prose(query), &o) {
         Ok(hits) => hits,
         // Only stop words, say: nothing to recall.
         Err(Error::Query(_)) => Vec::new(),

@@ -187,6 +187,20 @@ pub fn parse(input: &str) -> Result<Query> {
     Ok(q)
 }
 
+/// A prompt read as prose, not in the query language: every word ranks,
+/// nothing is required, excluded or filtered. What a prompt hook is given
+/// is what the user typed to the agent, where `"…"` quotes an error
+/// message that the memory may never have seen, `-9` is a signal and
+/// `-- --nocapture` a command line: read as the query language, one such
+/// quote made a phrase required and left the prompt without a single hit
+/// (and `type:bug` was a parse error), whatever its other words matched.
+pub fn prose(input: &str) -> Query {
+    Query {
+        text: input.split_whitespace().map(str::to_string).collect(),
+        ..Query::default()
+    }
+}
+
 /// `name:value` where name is a plain lowercase word.
 fn filter_parts(token: &str) -> Option<(String, &str)> {
     let (name, value) = token.split_once(':')?;
@@ -287,6 +301,25 @@ mod tests {
             let err = parse(input).unwrap_err().to_string();
             assert!(err.contains(says), "{input}: {err}");
         }
+    }
+
+    #[test]
+    fn prose_is_all_words_whatever_it_looks_like() {
+        let q = prose(r#"got "Address already in use" -9 type:bug +x"#);
+        assert_eq!(
+            q.text,
+            [
+                "got",
+                "\"Address",
+                "already",
+                "in",
+                "use\"",
+                "-9",
+                "type:bug",
+                "+x"
+            ]
+        );
+        assert!(q.required.is_empty() && q.excluded.is_empty() && q.filters.is_empty());
     }
 
     #[test]
