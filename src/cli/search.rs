@@ -35,6 +35,7 @@ pub fn run(ctx: &Ctx, args: &SearchArgs) -> Result<u8> {
         min_score: args.min_score,
         full: args.full,
         snippets: !args.files,
+        ..SearchOptions::default()
     };
     let _all = hipo_core::timing_span("search (command)");
     let hipo = {

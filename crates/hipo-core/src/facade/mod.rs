@@ -305,14 +305,6 @@ impl Hipo {
                 search: &|q, o| searcher.search(q, o),
                 share_held: &|p| searcher.share_held(p),
                 root: &self.root,
-                section: &|h| {
-                    let at = get::Target::Path {
-                        path: h.path.clone(),
-                        line: Some(h.lines[0]),
-                        count: None,
-                    };
-                    get::get(&self.root, &at).ok().map(|s| s.lines)
-                },
             };
             let pack = recall::recall(&memory, query, opts)?;
             Ok((pack, searcher))

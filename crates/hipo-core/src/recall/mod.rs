@@ -70,7 +70,7 @@ const FULL_PASSAGES: usize = 1;
 /// What a brief passage keeps of its snippet, which starts a little
 /// before its first match.
 const BRIEF_BYTES: usize = 80;
-/// A section of at most this many lines may be shown whole when the
+/// A section of fewer lines than this may be shown whole when the
 /// budget has room. A typed entry is a handful of lines and whole it
 /// holds the decision and the outcome a snippet cuts off; a captured chat
 /// session is hundreds, which would not fit, and reading them would cost a
@@ -153,9 +153,6 @@ pub struct Memory<'a> {
     pub share_held: &'a dyn Fn(&str) -> f32,
     /// The project, whose ROOT's topics are listed.
     pub root: &'a Path,
-    /// A hit's section as it is on disk now, redacted, its heading line
-    /// first (`None` when it cannot be read: the snippet is shown).
-    pub section: &'a dyn Fn(&Hit) -> Option<Vec<String>>,
 }
 
 /// Builds the pack for `query` from `memory`.
@@ -170,6 +167,7 @@ pub fn recall(memory: &Memory, query: &str, opts: &Options) -> Result<Pack> {
     };
     let o = search::Options {
         limit: (opts.budget / TOKENS_PER_PASSAGE).clamp(3, 40),
+        whole_under: WHOLE_LINES,
         ..Default::default()
     };
     // A prompt is prose: its quotes, signs and colons are not the query
@@ -214,7 +212,7 @@ pub fn recall(memory: &Memory, query: &str, opts: &Options) -> Result<Pack> {
         used += cost;
         pack.topics.push(line);
     }
-    pack.passages = passages(&hits, &gate, opts, used, memory.section);
+    pack.passages = passages(&hits, &gate, opts, used);
     pack.tokens = estimate_tokens(&text::render(&pack));
     Ok(pack)
 }
@@ -225,13 +223,7 @@ pub fn recall(memory: &Memory, query: &str, opts: &Options) -> Result<Pack> {
 /// passage enters when its relevance is near the best one's
 /// ([`PACK_SHARE`]), within the budget. With a floor of 0 (a pack asked
 /// for explicitly) the budget alone decides.
-fn passages(
-    hits: &[&Hit],
-    gate: &Gate,
-    opts: &Options,
-    mut used: usize,
-    section: &dyn Fn(&Hit) -> Option<Vec<String>>,
-) -> Vec<Passage> {
+fn passages(hits: &[&Hit], gate: &Gate, opts: &Options, mut used: usize) -> Vec<Passage> {
     let best = hits
         .iter()
         .filter(|h| gate.reaches(h))
@@ -250,7 +242,7 @@ fn passages(
         told |= text::tells_to_check(&p);
         chosen.push((h, p, cost));
     }
-    widen(&mut chosen, opts, used, section);
+    widen(&mut chosen, opts, used);
     chosen.into_iter().map(|(_, p, _)| p).collect()
 }
 
@@ -261,21 +253,17 @@ fn passages(
 /// one: a pack of a young memory (one to four passages) shows each
 /// entry's lines instead of a pointer cut after 80 bytes, and a pack the
 /// budget filled stays as it was.
-fn widen(
-    chosen: &mut [(&Hit, Passage, usize)],
-    opts: &Options,
-    mut used: usize,
-    section: &dyn Fn(&Hit) -> Option<Vec<String>>,
-) {
+fn widen(chosen: &mut [(&Hit, Passage, usize)], opts: &Options, mut used: usize) {
     let mut told = false;
     for (i, (h, p, cost)) in chosen.iter_mut().enumerate() {
         let was_told = told;
         told |= text::tells_to_check(p);
         let room = opts.budget.saturating_sub(used) + *cost;
-        let whole = (h.lines[1].saturating_sub(h.lines[0]) < WHOLE_LINES)
-            .then(|| section(h))
-            .flatten()
-            .and_then(|lines| whole_passage(p, &lines, h.lines[0], room, was_told));
+        // Search gives a short section's text whole (`whole_under`).
+        let whole = h.text.as_deref().and_then(|text| {
+            let lines: Vec<&str> = text.lines().collect();
+            whole_passage(p, &lines, h.lines[0], room, was_told)
+        });
         let wider = whole.or_else(|| {
             (i >= FULL_PASSAGES)
                 .then(|| passage(h, opts.today, room, true, was_told))
@@ -295,12 +283,12 @@ fn widen(
 /// in `room` tokens.
 fn whole_passage(
     p: &Passage,
-    lines: &[String],
+    lines: &[&str],
     first: usize,
     room: usize,
     told: bool,
 ) -> Option<(Passage, usize)> {
-    let body: Vec<(usize, &String)> = (first..)
+    let body: Vec<(usize, &&str)> = (first..)
         .zip(lines)
         .skip(usize::from(
             lines.first().is_some_and(|l| l.starts_with('#')),
@@ -437,7 +425,6 @@ mod tests {
             search: &search,
             share_held: &|_| 1.0,
             root: dir.path(),
-            section: &|_| None,
         };
         let opts = |floor| Options {
             budget: 800,
@@ -458,33 +445,42 @@ mod tests {
     /// hold stays a brief, and no passage is added or dropped by it.
     #[test]
     fn chosen_passages_are_shown_whole_while_the_budget_holds() {
-        let hit = |path: &str, lines, relevance, snippet: &str| {
+        let hit = |path: &str, lines, relevance, snippet: &str, text: Option<&str>| {
             let mut h = Hit::sample(path, lines, "Cutover");
             (h.relevance, h.snippet_text) = (relevance, snippet.to_string());
+            h.text = text.map(str::to_string);
             h
         };
+        let rehearsal = format!("## Rehearsal\n{}\n", "rehearsal ".repeat(30));
         let hits = [
-            hit("memory/a.md", [3, 6], 1.0, "- decisions: cut over at 14:05"),
-            hit("memory/b.md", [3, 5], 0.9, &"rehearsal ".repeat(30)),
-            hit("memory/c.md", [3, 200], 0.8, &"long session ".repeat(30)),
+            hit(
+                "memory/a.md",
+                [3, 6],
+                1.0,
+                "- decisions: cut over at 14:05",
+                Some("## Cutover\n- request: switch writes\n\n- decisions: cut over at 14:05\n"),
+            ),
+            hit(
+                "memory/b.md",
+                [3, 4],
+                0.9,
+                &"rehearsal ".repeat(30),
+                Some(&rehearsal),
+            ),
+            hit(
+                "memory/c.md",
+                [3, 200],
+                0.8,
+                &"long session ".repeat(30),
+                None,
+            ),
         ];
-        let body = |h: &Hit| match h.path.as_str() {
-            "memory/a.md" => Some(vec![
-                "## Cutover".into(),
-                "- request: switch writes".into(),
-                String::new(),
-                "- decisions: cut over at 14:05".into(),
-            ]),
-            "memory/b.md" => Some(vec!["## Rehearsal".into(), "rehearsal ".repeat(30)]),
-            _ => None,
-        };
         let search = |_: &search::query::Query, _: &search::Options| Ok(hits.to_vec());
         let dir = tempfile::tempdir().unwrap();
         let memory = Memory {
             search: &search,
             share_held: &|_| 1.0,
             root: dir.path(),
-            section: &body,
         };
         let opts = |budget| Options {
             budget,

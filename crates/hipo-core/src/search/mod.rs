@@ -50,6 +50,11 @@ pub struct Options {
     pub min_score: Option<f32>,
     /// Include each result's whole section.
     pub full: bool,
+    /// Include the whole section of a result whose section spans fewer
+    /// lines than this (0: none but with `full`): recall shows a short
+    /// entry whole when its budget has room, read by the byte range the
+    /// index holds rather than from the file's start.
+    pub whole_under: usize,
     /// Cut snippets (not needed to list paths or to score an eval).
     pub snippets: bool,
 }
@@ -60,6 +65,7 @@ impl Default for Options {
             limit: 10,
             min_score: None,
             full: false,
+            whole_under: 0,
             snippets: true,
         }
     }
@@ -299,7 +305,8 @@ impl HitContext<'_> {
             false => None,
         }
         .unwrap_or((String::new(), doc.win[0]));
-        let text = if self.opts.full {
+        let short = doc.sec[1].saturating_sub(doc.sec[0]) < self.opts.whole_under;
+        let text = if self.opts.full || short {
             self.passages.section(&doc)
         } else {
             None
