@@ -402,6 +402,28 @@ fn root_topics(root: &Path, query: &str) -> Vec<String> {
 mod tests {
     use super::*;
 
+    /// The pack `hits` give `prompt`, in a project with no ROOT.
+    fn pack_of(hits: &[Hit], prompt: &str, budget: usize, floor: f32) -> Pack {
+        let search = |_: &search::query::Query, _: &search::Options| Ok(hits.to_vec());
+        let dir = tempfile::tempdir().unwrap();
+        let memory = Memory {
+            search: &search,
+            share_held: &|_| 1.0,
+            root: dir.path(),
+        };
+        let today = NaiveDate::from_ymd_opt(2026, 1, 3).unwrap();
+        recall(
+            &memory,
+            prompt,
+            &Options {
+                budget,
+                floor,
+                today,
+            },
+        )
+        .unwrap()
+    }
+
     #[test]
     fn long_lines_are_cut_on_char_boundaries() {
         assert_eq!(cut("short", 10), "short");
@@ -418,22 +440,10 @@ mod tests {
         (root.relevance, root.coverage) = (1.0, 1.0);
         let mut weak = Hit::sample("memory/2026-01-02.md", [3, 4], "2026-01-02 › Deploy");
         (weak.relevance, weak.coverage) = (0.05, 0.3);
-        let search =
-            |_: &search::query::Query, _: &search::Options| Ok(vec![root.clone(), weak.clone()]);
-        let dir = tempfile::tempdir().unwrap();
-        let memory = Memory {
-            search: &search,
-            share_held: &|_| 1.0,
-            root: dir.path(),
-        };
-        let opts = |floor| Options {
-            budget: 800,
-            floor,
-            today: NaiveDate::from_ymd_opt(2026, 1, 3).unwrap(),
-        };
-        let pack = recall(&memory, "what changed last", &opts(DEFAULT_FLOOR)).unwrap();
+        let hits = [root, weak];
+        let pack = pack_of(&hits, "what changed last", 800, DEFAULT_FLOOR);
         assert!(pack.abstained && pack.passages.is_empty(), "{pack:?}");
-        let pack = recall(&memory, "what changed last", &opts(0.0)).unwrap();
+        let pack = pack_of(&hits, "what changed last", 800, 0.0);
         assert!(!pack.abstained, "{pack:?}");
         assert_eq!(pack.passages.len(), 1, "{pack:?}");
         assert_eq!(pack.passages[0].path, "memory/2026-01-02.md");
@@ -475,19 +485,7 @@ mod tests {
                 None,
             ),
         ];
-        let search = |_: &search::query::Query, _: &search::Options| Ok(hits.to_vec());
-        let dir = tempfile::tempdir().unwrap();
-        let memory = Memory {
-            search: &search,
-            share_held: &|_| 1.0,
-            root: dir.path(),
-        };
-        let opts = |budget| Options {
-            budget,
-            floor: DEFAULT_FLOOR,
-            today: NaiveDate::from_ymd_opt(2026, 1, 3).unwrap(),
-        };
-        let pack = recall(&memory, "when was the cutover", &opts(800)).unwrap();
+        let pack = pack_of(&hits, "when was the cutover", 800, DEFAULT_FLOOR);
         let texts: Vec<Vec<&str>> = pack
             .passages
             .iter()
@@ -506,7 +504,7 @@ mod tests {
         assert_eq!(pack.passages[0].lines, [4, 6]);
         // Room for the first passage and two briefs only: the same three
         // passages, the later ones brief.
-        let tight = recall(&memory, "when was the cutover", &opts(120)).unwrap();
+        let tight = pack_of(&hits, "when was the cutover", 120, DEFAULT_FLOOR);
         assert_eq!(tight.passages.len(), 3, "{tight:?}");
         assert!(tight.passages[2].text[0].len() <= BRIEF_BYTES, "{tight:?}");
         assert!(tight.tokens <= 120, "{tight:?}");
