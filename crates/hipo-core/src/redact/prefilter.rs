@@ -75,7 +75,13 @@ impl Rules {
     /// a long text, the regex rules the set finds and every part of the
     /// scanner.
     pub(super) fn candidates(&self, text: &str) -> [bool; RULE_COUNT] {
-        if let Some(set) = SET.as_ref().filter(|_| text.len() >= SET_FROM) {
+        // The length first: `SET` is built the first time it is touched,
+        // and building it for a short text cost every process's first
+        // redaction 4.5 ms (a `hipo checkpoint`, a recall showing a
+        // section that holds a secret).
+        if text.len() >= SET_FROM
+            && let Some(set) = SET.as_ref()
+        {
             let mut need = [true; RULE_COUNT];
             need[..PATTERNS.len()].fill(false);
             if set.is_match(text) {
