@@ -592,3 +592,23 @@ fn a_secret_across_a_window_edge_never_shows_from_a_stale_index() {
             .contains("password: \"[REDACTED]")
     );
 }
+
+/// A search whose quoted phrase no section holds finds nothing, as the
+/// language says, and says why on stderr: a question pasted in quotes is
+/// one phrase. A plain search that finds nothing gives no such hint.
+#[test]
+fn a_quoted_phrase_that_finds_nothing_says_why() {
+    let p = Project::compacted_sample();
+    let (code, out, err) = p.run(["search", "\"when did we cut over to postgres 16?\""]);
+    assert_eq!((code, out.as_str()), (0, "no results\n"), "{err}");
+    assert!(
+        err.contains("hint: a quoted phrase must appear as written"),
+        "{err}"
+    );
+    let (code, out, err) = p.run(["search", "when did we cut over to postgres 16?"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("memory/2027-01-08.md"), "{out}");
+    let (code, out, err) = p.run(["search", "kimchi fried rice"]);
+    assert_eq!((code, out.as_str()), (0, "no results\n"), "{err}");
+    assert!(!err.contains("hint"), "{err}");
+}

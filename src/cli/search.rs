@@ -78,6 +78,14 @@ pub fn run(ctx: &Ctx, args: &SearchArgs) -> Result<u8> {
         }
     } else {
         print!("{}", crate::render::hits(ctx.style, &found.hits, None));
+        if found.hits.is_empty() && args.query.iter().any(|w| w.contains('"')) {
+            // A pasted question in quotes is one phrase that must appear
+            // as written: say so, rather than leave "no results" to be
+            // read as "the memory holds nothing on it".
+            eprintln!(
+                "hint: a quoted phrase must appear as written; without the quotes its words are ranked one by one"
+            );
+        }
     }
     let code = search_code(&found.searcher);
     // The process ends next: unmapping the index's files one by one and
