@@ -98,7 +98,7 @@ pub fn gather(
 ) -> Vec<Note> {
     let latest = latest_standing(days);
     let mut out = Vec::new();
-    for day in days_read(today, days) {
+    for day in wanted(today, days, &latest) {
         let Some(text) = read(day) else { continue };
         let recent = (0..ACTIVE_DAYS).contains(&(today - day).num_days());
         out.extend(
