@@ -73,8 +73,9 @@ const BRIEF_BYTES: usize = 80;
 /// A section of fewer lines than this may be shown whole when the
 /// budget has room. A typed entry is a handful of lines and whole it
 /// holds the decision and the outcome a snippet cuts off; a captured chat
-/// session is hundreds, which would not fit, and reading them would cost a
-/// file read a passage on every prompt.
+/// session is hundreds, which would not fit. Search reads (and, unless
+/// the index vouches for it, redacts) the text of every hit this short
+/// (`search::Options::whole_under`), so long sections are left out.
 const WHOLE_LINES: usize = 40;
 /// ROOT topics listed at most.
 const TOPICS_MAX: usize = 8;
