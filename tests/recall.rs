@@ -280,3 +280,41 @@ fn assert_all_abstain(p: &Project, prompts: &[&str]) {
         assert_eq!(v["abstained"], true, "{v}");
     }
 }
+
+/// A young memory of typed entries (`tests/data/recall/consult`: a
+/// freelance data consultant's first month, 1,100 words of notes) answers
+/// "when can I expect the NGO to actually pay me" with its invoice and
+/// acceptance entry, ranked first but under the relevance floor: the
+/// user's words for it are not the entry's. Every word of the prompt is
+/// in the memory, and its weight there is far beyond what a memory of
+/// 1,100 words holds by chance (`recall::background`), so the gate
+/// takes a lower floor and the pack opens. Prompts about something else
+/// share a word or two of the memory and stay empty.
+#[test]
+fn a_young_memory_holding_the_prompt_beyond_chance_answers_under_the_floor() {
+    let p = Project::empty();
+    common::copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/recall/consult"),
+        p.path(),
+    );
+    let asked = "when can I expect the NGO to actually pay me";
+    let hit = &p.hits(&["-n", "1", asked])[0];
+    assert_eq!(hit["path"], "memory/2028-01-28.md", "{hit}");
+    assert!(
+        hit["relevance"].as_f64().unwrap() < f64::from(hipo_core::DEFAULT_FLOOR),
+        "{hit}"
+    );
+    let v = p.json(["recall", asked]);
+    assert_eq!(v["abstained"], false, "{v}");
+    assert_eq!(v["passages"][0]["path"], "memory/2028-01-28.md", "{v}");
+    assert!(v["beyond_chance"].as_f64().unwrap() >= 0.6, "{v}");
+    for unrelated in [
+        "what's the difference between a left join and a full outer join",
+        "explain idempotency in data pipelines with an example",
+        "what's a good sourdough starter feeding schedule",
+    ] {
+        let v = p.json(["recall", unrelated]);
+        assert_eq!(v["abstained"], true, "{v}");
+        assert!(v["beyond_chance"].as_f64().unwrap() < 0.6, "{v}");
+    }
+}

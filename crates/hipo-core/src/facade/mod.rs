@@ -303,7 +303,7 @@ impl Hipo {
             let searcher = self.searcher_in(mode, wait, progress)?;
             let memory = recall::Memory {
                 search: &|q, o| searcher.search(q, o),
-                share_held: &|p| searcher.share_held(p),
+                held: &|p| searcher.held(p),
                 root: &self.root,
             };
             let pack = recall::recall(&memory, query, opts)?;
@@ -385,10 +385,9 @@ impl Searcher {
         )
     }
 
-    /// The share of `prompt`'s weight in words this memory holds
-    /// ([`recall::vocab`]).
-    pub(crate) fn share_held(&self, prompt: &str) -> f32 {
-        recall::vocab::share_held(&self.fresh.index, prompt)
+    /// How much of `prompt` this memory holds ([`recall::held`]).
+    pub(crate) fn held(&self, prompt: &str) -> recall::Held {
+        recall::held(&self.fresh.index, prompt)
     }
 
     fn note(&self, why: String) {

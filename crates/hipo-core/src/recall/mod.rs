@@ -22,25 +22,19 @@ use serde::Serialize;
 use std::collections::HashSet;
 use std::path::Path;
 
+mod background;
 mod common;
+mod gate;
 mod text;
 pub(crate) mod vocab;
+
+use gate::Gate;
+pub use gate::Held;
+pub(crate) use gate::held;
 
 pub use text::render;
 
 pub use crate::config::{DEFAULT_BUDGET, DEFAULT_FLOOR};
-/// The share of the prompt's weight (its terms' IDF) the passage that
-/// opens the pack must hold, besides reaching the floor. The prompt's
-/// plain words the memory has never seen are counted in its weight, at
-/// the IDF of a word no section holds ([`vocab`]); code-like strings
-/// (markers, file names, identifiers) are not. A prompt about something
-/// else shares a word or two with some passage, and in a young memory,
-/// where every word is rare, those can reach the floor; what gives it away
-/// is the rest of the prompt, which the memory does not hold. On the
-/// 46-section excerpt of MemAware 67 of 120 long unrelated prompts
-/// reached the floor, their best passage holding a median 0.13 of the
-/// prompt's weight against 0.29 to 0.42 for questions the memory answers.
-pub const MIN_COVERAGE: f32 = 0.2;
 /// A passage after the first enters the pack only with at least this
 /// share of the best one's relevance: it is there because it is evidence
 /// for the prompt, not because the budget has room. Once the gate has
@@ -105,6 +99,10 @@ pub struct Pack {
     /// The share of the prompt's weight in words the memory holds
     /// (`vocab`): what the gate's coverage is scaled by.
     pub held: f32,
+    /// How much more of the prompt's weight the memory holds than a
+    /// memory of its size would by chance (`background`): at 0.6
+    /// (`gate::BEYOND_CHANCE`) the relevance floor is lowered.
+    pub beyond_chance: f32,
 }
 
 /// One passage of a pack.
@@ -126,32 +124,13 @@ pub struct Passage {
     pub text: Vec<String>,
 }
 
-/// What a passage must show to be evidence for a prompt.
-struct Gate {
-    floor: f32,
-    /// The share of the prompt's weight in words the memory holds.
-    held: f32,
-}
-
-impl Gate {
-    /// Whether a hit is evidence enough to give a pack: relevance at the
-    /// floor, and [`MIN_COVERAGE`] of the prompt held, the prompt's plain
-    /// words the memory has never seen counted in ([`vocab`]). A floor of
-    /// 0 takes anything (a pack asked for explicitly).
-    fn reaches(&self, hit: &Hit) -> bool {
-        self.floor <= 0.0
-            || (hit.relevance >= self.floor && hit.coverage * self.held >= MIN_COVERAGE)
-    }
-}
-
 /// What a pack is built from: the facade's fresh index (recall never
 /// opens an index itself).
 pub struct Memory<'a> {
     /// Runs a search.
     pub search: &'a dyn Fn(&search::query::Query, &search::Options) -> Result<Vec<Hit>>,
-    /// The share of a prompt's weight in words the memory holds
-    /// ([`vocab::share_held`]).
-    pub share_held: &'a dyn Fn(&str) -> f32,
+    /// How much of a prompt the memory holds ([`held`]).
+    pub held: &'a dyn Fn(&str) -> Held,
     /// The project, whose ROOT's topics are listed.
     pub root: &'a Path,
 }
@@ -165,6 +144,7 @@ pub fn recall(memory: &Memory, query: &str, opts: &Options) -> Result<Pack> {
         passages: Vec::new(),
         tokens: 0,
         held: 1.0,
+        beyond_chance: 0.0,
     };
     let o = search::Options {
         limit: (opts.budget / TOKENS_PER_PASSAGE).clamp(3, 40),
@@ -182,12 +162,16 @@ pub fn recall(memory: &Memory, query: &str, opts: &Options) -> Result<Pack> {
     let gate = Gate {
         floor: opts.floor,
         held: if hits.is_empty() {
-            1.0
+            Held {
+                share: 1.0,
+                beyond_chance: 0.0,
+            }
         } else {
-            (memory.share_held)(query)
+            (memory.held)(query)
         },
     };
-    pack.held = gate.held;
+    pack.held = gate.held.share;
+    pack.beyond_chance = gate.held.beyond_chance;
     // The floor is lexical evidence: with vectors, each hit's lexical
     // relevance is compared (a fused score is a rank, not evidence).
     // ROOT is never a passage (its topics are listed instead), so it
@@ -401,15 +385,24 @@ fn root_topics(root: &Path, query: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
+    use super::gate::{BEYOND_CHANCE, BEYOND_CHANCE_FLOOR, MIN_COVERAGE};
     use super::*;
 
     /// The pack `hits` give `prompt`, in a project with no ROOT.
     fn pack_of(hits: &[Hit], prompt: &str, budget: usize, floor: f32) -> Pack {
+        let held = Held {
+            share: 1.0,
+            beyond_chance: 0.0,
+        };
+        pack_held(hits, prompt, budget, floor, held)
+    }
+
+    fn pack_held(hits: &[Hit], prompt: &str, budget: usize, floor: f32, held: Held) -> Pack {
         let search = |_: &search::query::Query, _: &search::Options| Ok(hits.to_vec());
         let dir = tempfile::tempdir().unwrap();
         let memory = Memory {
             search: &search,
-            share_held: &|_| 1.0,
+            held: &|_| held,
             root: dir.path(),
         };
         let today = NaiveDate::from_ymd_opt(2026, 1, 3).unwrap();
@@ -423,6 +416,39 @@ mod tests {
             },
         )
         .unwrap()
+    }
+
+    /// Held beyond chance, the floor is [`BEYOND_CHANCE_FLOOR`]; the
+    /// coverage rule still holds, and a hit under the lower floor still
+    /// opens nothing.
+    #[test]
+    fn a_prompt_held_beyond_chance_takes_the_lower_floor() {
+        let mut h = Hit::sample("memory/2026-01-02.md", [3, 4], "2026-01-02 › Invoice");
+        h.relevance = 0.12;
+        let held = |beyond_chance| Held {
+            share: 1.0,
+            beyond_chance,
+        };
+        let at = |h: &Hit, beyond| {
+            pack_held(
+                std::slice::from_ref(h),
+                "q",
+                800,
+                DEFAULT_FLOOR,
+                held(beyond),
+            )
+        };
+        assert!(at(&h, 0.0).abstained);
+        assert!(at(&h, BEYOND_CHANCE - 0.01).abstained);
+        let pack = at(&h, BEYOND_CHANCE);
+        assert!(!pack.abstained);
+        assert_eq!(pack.beyond_chance, BEYOND_CHANCE);
+        let mut under = h.clone();
+        under.relevance = BEYOND_CHANCE_FLOOR - 0.01;
+        assert!(at(&under, 1.0).abstained);
+        let mut thin = h.clone();
+        thin.coverage = MIN_COVERAGE - 0.01;
+        assert!(at(&thin, 1.0).abstained);
     }
 
     #[test]
