@@ -318,3 +318,31 @@ fn a_young_memory_holding_the_prompt_beyond_chance_answers_under_the_floor() {
         assert!(v["beyond_chance"].as_f64().unwrap() < 0.6, "{v}");
     }
 }
+
+/// Raw logs pruned after compaction leave their daily summaries: the
+/// memory is no smaller for it, and how much of a prompt it holds by
+/// chance is counted on the summaries then. Counted on what remains of
+/// the logs (the knowledge page alone), every word held would look beyond
+/// chance.
+#[test]
+fn pruned_logs_count_their_summaries_in_what_the_memory_holds_by_chance() {
+    let p = Project::empty();
+    common::copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/recall/consult"),
+        p.path(),
+    );
+    let (code, _, err) = p.compact("2028-02-01");
+    assert_eq!(code, 0, "{err}");
+    let asked = "when can I expect the NGO to actually pay me";
+    let before = p.json(["recall", asked])["beyond_chance"].as_f64().unwrap();
+    for e in std::fs::read_dir(p.path().join("memory")).unwrap() {
+        let e = e.unwrap().path();
+        if e.extension().is_some_and(|x| x == "md") && e.file_name().unwrap() != "ROOT.md" {
+            std::fs::remove_file(e).unwrap();
+        }
+    }
+    let v = p.json(["recall", asked]);
+    let after = v["beyond_chance"].as_f64().unwrap();
+    assert!((after - before).abs() < 0.05, "{before} → {after}: {v}");
+    assert_eq!(v["abstained"], false, "{v}");
+}

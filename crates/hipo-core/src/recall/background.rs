@@ -140,40 +140,46 @@ fn excess(words: &[(bool, f64, f64)], size: f64) -> f64 {
 
 /// The words the memory's own text holds (the analyzed length of its
 /// sections): raw logs and the knowledge, plans and other pages beside
-/// them, without the summaries (daily, weekly, monthly, ROOT) that repeat
-/// the logs. Read from the postings of those levels, so it costs a pass
-/// over their sections' lengths, not their text.
+/// them, without the summaries that repeat the logs. Where logs were
+/// pruned, their daily (or weekly, or monthly) summaries are what is left
+/// of them, so the largest of those levels counts when it is larger: a
+/// memory of ten years with its logs gone is not a young one. Read from
+/// the postings of each level, so it costs a pass over its sections'
+/// lengths, not their text.
 fn own_words(searcher: &Searcher, f: &Fields) -> f64 {
-    use crate::layout::DocLevel;
+    use crate::layout::DocLevel::{Daily, Knowledge, Monthly, Other, Plans, Raw, Weekly};
+    let words = |level: crate::layout::DocLevel| level_words(searcher, f, level);
+    let own = words(Raw) + words(Knowledge) + words(Plans) + words(Other);
+    [Daily, Weekly, Monthly]
+        .into_iter()
+        .map(words)
+        .fold(own, u64::max) as f64
+}
+
+/// The analyzed length of the sections of one level.
+fn level_words(searcher: &Searcher, f: &Fields, level: crate::layout::DocLevel) -> u64 {
+    let term = Term::from_field_text(f.level, level.as_str());
     let mut total = 0u64;
-    for level in [
-        DocLevel::Raw,
-        DocLevel::Knowledge,
-        DocLevel::Plans,
-        DocLevel::Other,
-    ] {
-        let term = Term::from_field_text(f.level, level.as_str());
-        for reader in searcher.segment_readers() {
-            let (Ok(inverted), Ok(norms)) = (
-                reader.inverted_index(f.level),
-                reader.get_fieldnorms_reader(f.sbody),
-            ) else {
-                continue;
-            };
-            let Ok(Some(mut docs)) = inverted.read_postings(&term, IndexRecordOption::Basic) else {
-                continue;
-            };
-            let alive = reader.alive_bitset();
-            let mut doc = docs.doc();
-            while doc != TERMINATED {
-                if alive.is_none_or(|a| a.is_alive(doc)) {
-                    total += u64::from(norms.fieldnorm(doc));
-                }
-                doc = docs.advance();
+    for reader in searcher.segment_readers() {
+        let (Ok(inverted), Ok(norms)) = (
+            reader.inverted_index(f.level),
+            reader.get_fieldnorms_reader(f.sbody),
+        ) else {
+            continue;
+        };
+        let Ok(Some(mut docs)) = inverted.read_postings(&term, IndexRecordOption::Basic) else {
+            continue;
+        };
+        let alive = reader.alive_bitset();
+        let mut doc = docs.doc();
+        while doc != TERMINATED {
+            if alive.is_none_or(|a| a.is_alive(doc)) {
+                total += u64::from(norms.fieldnorm(doc));
             }
+            doc = docs.advance();
         }
     }
-    total as f64
+    total
 }
 
 #[cfg(test)]
