@@ -97,10 +97,9 @@ fn of(word: &str) -> (f64, f64) {
 
 /// The share of `prompt`'s weight in words `index` holds, less the share
 /// a memory of its size would hold by chance (see the module's doc):
-/// from about −0.3 to 1, near 0 in a large memory. The prompt's words
-/// that say nothing of its subject ([`vocab::words`]: code-like strings,
-/// unique to the moment, and general English's commonest words) are left
-/// out.
+/// from about −0.3 to 1, near 0 in a large memory. Every word of the
+/// prompt counts, a marker or a file name the memory does not hold
+/// included (it lowers the excess, as it should), except CJK bigrams.
 pub(crate) fn held_beyond_chance(index: &SearchIndex, prompt: &str) -> f32 {
     let searcher = index.searcher();
     let f = &index.fields;
@@ -115,12 +114,21 @@ pub(crate) fn held_beyond_chance(index: &SearchIndex, prompt: &str) -> f32 {
     };
     let words: Vec<(bool, f64, f64)> = vocab::words(prompt)
         .into_iter()
+        .filter(|(t, _)| judged(t))
         .map(|(t, _)| {
             let (w, p) = of(&t);
             (holds(&t), w, p)
         })
         .collect();
     excess(&words, size) as f32
+}
+
+/// Whether the background can say how common `word` is. It is English:
+/// a Korean or Japanese bigram it never saw is not a rare word, and taken
+/// for one every bigram the memory holds would count beyond chance. Such
+/// words count in neither share.
+fn judged(word: &str) -> bool {
+    !word.chars().any(crate::index::analyzer::is_cjk)
 }
 
 /// The excess of held weight over chance for `words` (held by the
@@ -212,6 +220,12 @@ mod tests {
         assert_eq!(line_of(""), None);
         assert_eq!(line_of("zzzzzzzzzz"), None);
         assert_eq!(line_of("0"), body.lines().next());
+    }
+
+    #[test]
+    fn cjk_bigrams_are_not_judged_by_an_english_background() {
+        assert!(judged("bakeri") && judged("16") && judged("pg"));
+        assert!(!judged("회의") && !judged("会議"));
     }
 
     #[test]
