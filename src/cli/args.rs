@@ -343,7 +343,8 @@ pub struct RecallArgs {
     pub budget: usize,
     /// The relevance a passage holding a fifth of the question must reach,
     /// or the pack is empty (default: the config's `recall.floor`, else
-    /// 0.18; 0 takes anything).
+    /// 0.18; 0 takes anything). A young memory that holds the prompt's
+    /// words well beyond chance takes 0.10 at the default, in proportion.
     #[arg(long)]
     pub floor: Option<f32>,
     #[command(flatten)]

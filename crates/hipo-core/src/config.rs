@@ -62,7 +62,9 @@ pub const DEFAULT_BUDGET: usize = 800;
 /// The relevance ([`crate::search::Hit::relevance`]: the score over what
 /// the best section scores by chance in a memory that size) the best
 /// result must reach, or the pack is empty (it must also hold a fifth of
-/// the prompt, `recall::MIN_COVERAGE`). Chosen on dev sets of different
+/// the prompt, `recall::gate::MIN_COVERAGE`; and a young memory that holds
+/// the prompt's words well beyond chance takes a lower floor in proportion,
+/// `recall::gate::BEYOND_CHANCE_FLOOR`). Chosen on dev sets of different
 /// kinds, each in halves (`benches/recall_sets.py`: young memories of
 /// typed entries, of captured agent sessions and of both, and the 16 MB
 /// MemAware chat history), by one rule: the lowest two-decimal floor

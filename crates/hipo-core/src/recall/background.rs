@@ -25,7 +25,9 @@
 //! (docs/retrieval-log.md, "Held beyond chance").
 
 use super::vocab;
+use crate::index::schema::name;
 use crate::index::{Fields, SearchIndex};
+use crate::layout::DocLevel;
 use std::sync::LazyLock;
 use tantivy::schema::IndexRecordOption;
 use tantivy::{DocSet, Searcher, TERMINATED, Term};
@@ -88,7 +90,7 @@ fn of(word: &str) -> (f64, f64) {
     let mut counts = line_of(word)
         .into_iter()
         .flat_map(|l| l.split(' ').skip(1))
-        .map(|n| n.parse::<f64>().unwrap_or(0.0));
+        .map(|n| n.trim_end().parse::<f64>().unwrap_or(0.0));
     let df = counts.next().unwrap_or(0.0);
     let n = counts.next().unwrap_or(0.0);
     let idf = (1.0 + (sessions - df + 0.5) / (df + 0.5)).ln();
@@ -97,38 +99,51 @@ fn of(word: &str) -> (f64, f64) {
 
 /// The share of `prompt`'s weight in words `index` holds, less the share
 /// a memory of its size would hold by chance (see the module's doc):
-/// from about −0.3 to 1, near 0 in a large memory. Every word of the
-/// prompt counts, a marker or a file name the memory does not hold
-/// included (it lowers the excess, as it should), except CJK bigrams.
+/// from −1 to 1, near 0 in a large memory. Every word of the prompt
+/// counts, a marker or a file name the memory does not hold included (it
+/// lowers the excess, as it should), except CJK bigrams ([`is_cjk`]) and
+/// numbers the memory holds ([`has_digit`]). A word is held when the text the size counts holds
+/// it ([`Counted`]): ROOT's generated lines are not the memory's words.
+/// 0 when the index cannot be read: an error never loosens the gate.
 pub(crate) fn held_beyond_chance(index: &SearchIndex, prompt: &str) -> f32 {
     let searcher = index.searcher();
     let f = &index.fields;
-    let size = own_words(&searcher, f);
-    let holds = |t: &str| {
-        [f.sbody, f.suser, f.heading].iter().any(|&field| {
-            searcher
-                .doc_freq(&Term::from_field_text(field, t))
-                .unwrap_or(0)
-                > 0
-        })
+    let Some(counted) = Counted::of(&searcher, f) else {
+        return 0.0;
     };
-    let words: Vec<(bool, f64, f64)> = vocab::words(prompt)
-        .into_iter()
-        .filter(|(t, _)| judged(t))
-        .map(|(t, _)| {
-            let (w, p) = of(&t);
-            (holds(&t), w, p)
-        })
-        .collect();
-    excess(&words, size) as f32
+    let mut words = Vec::new();
+    for (t, _) in vocab::words(prompt) {
+        if is_cjk(&t) {
+            continue;
+        }
+        let Some(held) = counted.holds(&searcher, f, &t) else {
+            return 0.0;
+        };
+        if held && has_digit(&t) {
+            continue;
+        }
+        let (w, p) = of(&t);
+        words.push((held, w, p));
+    }
+    excess(&words, counted.words) as f32
 }
 
-/// Whether the background can say how common `word` is. It is English:
-/// a Korean or Japanese bigram it never saw is not a rare word, and taken
-/// for one every bigram the memory holds would count beyond chance. Such
-/// words count in neither share.
-fn judged(word: &str) -> bool {
-    !word.chars().any(crate::index::analyzer::is_cjk)
+/// A Korean or Japanese bigram: the background is English and cannot
+/// say how common one is, and taking each it never saw for a rare word
+/// would count every one the memory holds beyond chance. Such words count
+/// in neither share.
+fn is_cjk(word: &str) -> bool {
+    word.chars().any(crate::index::analyzer::is_cjk)
+}
+
+/// A number, or a word holding one. The background is chat of 2023: a
+/// memory's own years (`2028`) and ids are in its every heading and in
+/// none of the background's sessions, so one the memory holds says
+/// nothing of the prompt and counts in neither share. One it does not
+/// hold (a port, a version the memory never wrote) still counts against
+/// the prompt, as any word the memory lacks.
+fn has_digit(word: &str) -> bool {
+    word.chars().any(|c| c.is_ascii_digit())
 }
 
 /// The excess of held weight over chance for `words` (held by the
@@ -146,36 +161,89 @@ fn excess(words: &[(bool, f64, f64)], size: f64) -> f64 {
     (held - chance) / total
 }
 
-/// The words the memory's own text holds (the analyzed length of its
-/// sections): raw logs and the knowledge, plans and other pages beside
-/// them, without the summaries that repeat the logs. Where logs were
-/// pruned, their daily (or weekly, or monthly) summaries are what is left
-/// of them, so the largest of those levels counts when it is larger: a
-/// memory of ten years with its logs gone is not a young one. Read from
-/// the postings of each level, so it costs a pass over its sections'
-/// lengths, not their text.
-fn own_words(searcher: &Searcher, f: &Fields) -> f64 {
-    use crate::layout::DocLevel::{Daily, Knowledge, Monthly, Other, Plans, Raw, Weekly};
-    let words = |level: crate::layout::DocLevel| level_words(searcher, f, level);
-    let own = words(Raw) + words(Knowledge) + words(Plans) + words(Other);
-    [Daily, Weekly, Monthly]
-        .into_iter()
-        .map(words)
-        .fold(own, u64::max) as f64
+/// The text chance is weighed against: the memory's own (raw logs, and
+/// the knowledge, plans and other pages beside them), without the
+/// summaries that repeat the logs or ROOT's generated lines. Where logs
+/// were pruned, their daily (or weekly, or monthly) summaries are what is
+/// left of them, so the largest of those levels stands in for the logs
+/// when it is larger: a memory of ten years with its logs gone is not a
+/// young one. Pages are never summarised, so they count either way.
+struct Counted {
+    /// The levels' ranks ([`DocLevel::rank`]).
+    ranks: Vec<u64>,
+    /// Their words: the analyzed length of their sections.
+    words: f64,
 }
 
-/// The analyzed length of the sections of one level.
-fn level_words(searcher: &Searcher, f: &Fields, level: crate::layout::DocLevel) -> u64 {
+impl Counted {
+    /// `None` when the index cannot be read.
+    fn of(searcher: &Searcher, f: &Fields) -> Option<Counted> {
+        use DocLevel::{Daily, Knowledge, Monthly, Other, Plans, Raw, Weekly};
+        let mut ranks = vec![Knowledge.rank(), Plans.rank(), Other.rank(), Raw.rank()];
+        let mut words = 0;
+        for level in [Knowledge, Plans, Other] {
+            words += level_words(searcher, f, level)?;
+        }
+        let mut logs = (Raw, level_words(searcher, f, Raw)?);
+        for level in [Daily, Weekly, Monthly] {
+            let n = level_words(searcher, f, level)?;
+            if n > logs.1 {
+                logs = (level, n);
+            }
+        }
+        if logs.0 != Raw {
+            ranks.push(logs.0.rank());
+        }
+        Some(Counted {
+            ranks,
+            words: (words + logs.1) as f64,
+        })
+    }
+
+    /// Whether a live section or window of the counted levels holds
+    /// `word` (in its text, its user's lines or its heading).
+    fn holds(&self, searcher: &Searcher, f: &Fields, word: &str) -> Option<bool> {
+        for field in [f.sbody, f.suser, f.heading] {
+            let term = Term::from_field_text(field, word);
+            for reader in searcher.segment_readers() {
+                let Some(mut docs) = reader
+                    .inverted_index(field)
+                    .ok()?
+                    .read_postings(&term, IndexRecordOption::Basic)
+                    .ok()?
+                else {
+                    continue;
+                };
+                let rank = reader.fast_fields().u64(name::LEVEL_RANK).ok()?;
+                let alive = reader.alive_bitset();
+                let mut doc = docs.doc();
+                while doc != TERMINATED {
+                    if alive.is_none_or(|a| a.is_alive(doc))
+                        && rank.first(doc).is_some_and(|r| self.ranks.contains(&r))
+                    {
+                        return Some(true);
+                    }
+                    doc = docs.advance();
+                }
+            }
+        }
+        Some(false)
+    }
+}
+
+/// The analyzed length of the live sections of one level; `None` when
+/// the index cannot be read.
+fn level_words(searcher: &Searcher, f: &Fields, level: DocLevel) -> Option<u64> {
     let term = Term::from_field_text(f.level, level.as_str());
     let mut total = 0u64;
     for reader in searcher.segment_readers() {
-        let (Ok(inverted), Ok(norms)) = (
-            reader.inverted_index(f.level),
-            reader.get_fieldnorms_reader(f.sbody),
-        ) else {
-            continue;
-        };
-        let Ok(Some(mut docs)) = inverted.read_postings(&term, IndexRecordOption::Basic) else {
+        let norms = reader.get_fieldnorms_reader(f.sbody).ok()?;
+        let Some(mut docs) = reader
+            .inverted_index(f.level)
+            .ok()?
+            .read_postings(&term, IndexRecordOption::Basic)
+            .ok()?
+        else {
             continue;
         };
         let alive = reader.alive_bitset();
@@ -187,7 +255,7 @@ fn level_words(searcher: &Searcher, f: &Fields, level: crate::layout::DocLevel) 
             doc = docs.advance();
         }
     }
-    total
+    Some(total)
 }
 
 #[cfg(test)]
@@ -223,9 +291,10 @@ mod tests {
     }
 
     #[test]
-    fn cjk_bigrams_are_not_judged_by_an_english_background() {
-        assert!(judged("bakeri") && judged("16") && judged("pg"));
-        assert!(!judged("회의") && !judged("会議"));
+    fn cjk_bigrams_and_numbers_are_told_apart() {
+        assert!(!is_cjk("bakeri") && !is_cjk("2028"));
+        assert!(is_cjk("회의") && is_cjk("会議"));
+        assert!(has_digit("2028") && has_digit("pg13") && !has_digit("bakeri"));
     }
 
     #[test]

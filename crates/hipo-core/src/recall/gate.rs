@@ -39,8 +39,8 @@ pub const BEYOND_CHANCE: f32 = 0.6;
 /// (docs/retrieval-log.md, "Held beyond chance").
 pub const BEYOND_CHANCE_FLOOR: f32 = 0.1;
 
-/// How much of a prompt a memory holds: see [`Pack::held`] and
-/// [`Pack::beyond_chance`].
+/// How much of a prompt a memory holds: see [`super::Pack::held`] and
+/// [`super::Pack::beyond_chance`].
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Held {
     pub share: f32,

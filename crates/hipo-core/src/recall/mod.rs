@@ -8,8 +8,10 @@
 //! cap is counted). When no result reaches the relevance floor the pack
 //! is empty: a prompt hook calls this on every prompt, and noise injected
 //! is worse than nothing. A result opens the pack only with relevance at
-//! the floor and a fifth of the prompt held, the prompt's plain words the
-//! memory never saw counted in ([`vocab`]). When one does, the pack holds
+//! the floor (lower in a young memory that holds the prompt's words well
+//! beyond chance, [`background`]) and a fifth of the prompt held, the
+//! prompt's plain words the memory never saw counted in ([`vocab`];
+//! [`gate`]). When one does, the pack holds
 //! the passages whose relevance is near the best one's, not whatever
 //! fills the budget.
 
