@@ -232,11 +232,7 @@ fn a_prompt_sharing_one_plain_word_with_a_young_session_memory_gets_nothing() {
 /// subject still do, and close the gate.
 #[test]
 fn common_words_the_memory_never_wrote_do_not_close_the_gate() {
-    let p = Project::empty();
-    common::copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/recall/team"),
-        p.path(),
-    );
+    let p = recall_set("team");
     let v = p.json([
         "recall",
         "what should an error response from our API look like",
@@ -292,11 +288,7 @@ fn assert_all_abstain(p: &Project, prompts: &[&str]) {
 /// share a word or two of the memory and stay empty.
 #[test]
 fn a_young_memory_holding_the_prompt_beyond_chance_answers_under_the_floor() {
-    let p = Project::empty();
-    common::copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/recall/consult"),
-        p.path(),
-    );
+    let p = recall_set("consult");
     let asked = "when can I expect the NGO to actually pay me";
     let hit = &p.hits(&["-n", "1", asked])[0];
     assert_eq!(hit["path"], "memory/2028-01-28.md", "{hit}");
@@ -329,11 +321,7 @@ fn a_young_memory_holding_the_prompt_beyond_chance_answers_under_the_floor() {
 /// chance.
 #[test]
 fn pruned_logs_count_their_summaries_and_roots_lines_do_not_count_as_held() {
-    let p = Project::empty();
-    common::copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/recall/consult"),
-        p.path(),
-    );
+    let p = recall_set("consult");
     let (code, _, err) = p.compact("2028-02-01");
     assert_eq!(code, 0, "{err}");
     // ROOT's generated lines ("Topics Index", "recent") are not the
@@ -352,4 +340,17 @@ fn pruned_logs_count_their_summaries_and_roots_lines_do_not_count_as_held() {
     let after = v["beyond_chance"].as_f64().unwrap();
     assert!((after - before).abs() < 0.05, "{before} → {after}: {v}");
     assert_eq!(v["abstained"], false, "{v}");
+}
+
+/// A project holding the young recall set `name` of `tests/data/recall`
+/// (its prompts too, which are not Markdown and are not indexed).
+fn recall_set(name: &str) -> Project {
+    let p = Project::empty();
+    common::copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data/recall")
+            .join(name),
+        p.path(),
+    );
+    p
 }
