@@ -102,9 +102,10 @@ fn of(word: &str) -> (f64, f64) {
 /// from −1 to 1, near 0 in a large memory. Every word of the prompt
 /// counts, a marker or a file name the memory does not hold included (it
 /// lowers the excess, as it should), except CJK bigrams ([`is_cjk`]) and
-/// numbers the memory holds ([`has_digit`]). A word is held when the text the size counts holds
-/// it ([`Counted`]): ROOT's generated lines are not the memory's words.
-/// 0 when the index cannot be read: an error never loosens the gate.
+/// numbers the memory holds ([`has_digit`]). A word is held when the text
+/// the size counts holds it ([`Counted`]): ROOT's generated lines are not
+/// the memory's words. 0 when the index cannot be read: an error never
+/// loosens the gate.
 pub(crate) fn held_beyond_chance(index: &SearchIndex, prompt: &str) -> f32 {
     let searcher = index.searcher();
     let f = &index.fields;
