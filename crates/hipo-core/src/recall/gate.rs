@@ -63,10 +63,18 @@ impl Gate {
     /// explicitly).
     pub(super) fn reaches(&self, hit: &Hit) -> bool {
         self.floor <= 0.0
-            || ((hit.relevance >= self.floor
-                || (self.held.beyond_chance >= BEYOND_CHANCE
-                    && hit.relevance >= self.floor * (BEYOND_CHANCE_FLOOR / DEFAULT_FLOOR)))
+            || (hit.relevance >= self.relevance_floor()
                 && hit.coverage * self.held.share >= MIN_COVERAGE)
+    }
+
+    /// The floor, or its lower form for a prompt the memory holds well
+    /// beyond chance.
+    fn relevance_floor(&self) -> f32 {
+        if self.held.beyond_chance >= BEYOND_CHANCE {
+            self.floor * (BEYOND_CHANCE_FLOOR / DEFAULT_FLOOR)
+        } else {
+            self.floor
+        }
     }
 }
 
