@@ -16,6 +16,7 @@ mod documents;
 mod export;
 mod fresh;
 mod parts;
+pub(crate) mod postings;
 mod report;
 pub(crate) mod schema;
 pub(crate) mod sections;

@@ -25,12 +25,12 @@
 //! (docs/retrieval-log.md, "Held beyond chance").
 
 use super::vocab;
+use crate::index::postings::live_docs;
 use crate::index::schema::name;
 use crate::index::{Fields, SearchIndex};
 use crate::layout::DocLevel;
 use std::sync::LazyLock;
-use tantivy::schema::IndexRecordOption;
-use tantivy::{DocSet, Searcher, TERMINATED, Term};
+use tantivy::{Searcher, Term};
 
 /// The background: a header `sessions N tokens T`, then one line per
 /// analyzed word, `word sessions-holding-it occurrences`. Written by the
@@ -207,24 +207,12 @@ impl Counted {
         for field in [f.sbody, f.suser, f.heading] {
             let term = Term::from_field_text(field, word);
             for reader in searcher.segment_readers() {
-                let Some(mut docs) = reader
-                    .inverted_index(field)
-                    .ok()?
-                    .read_postings(&term, IndexRecordOption::Basic)
-                    .ok()?
-                else {
+                let Some(mut docs) = live_docs(reader, &term).ok()? else {
                     continue;
                 };
                 let rank = reader.fast_fields().u64(name::LEVEL_RANK).ok()?;
-                let alive = reader.alive_bitset();
-                let mut doc = docs.doc();
-                while doc != TERMINATED {
-                    if alive.is_none_or(|a| a.is_alive(doc))
-                        && rank.first(doc).is_some_and(|r| self.ranks.contains(&r))
-                    {
-                        return Some(true);
-                    }
-                    doc = docs.advance();
+                if docs.any(|doc| rank.first(doc).is_some_and(|r| self.ranks.contains(&r))) {
+                    return Some(true);
                 }
             }
         }
@@ -239,21 +227,8 @@ fn level_words(searcher: &Searcher, f: &Fields, level: DocLevel) -> Option<u64> 
     let mut total = 0u64;
     for reader in searcher.segment_readers() {
         let norms = reader.get_fieldnorms_reader(f.sbody).ok()?;
-        let Some(mut docs) = reader
-            .inverted_index(f.level)
-            .ok()?
-            .read_postings(&term, IndexRecordOption::Basic)
-            .ok()?
-        else {
-            continue;
-        };
-        let alive = reader.alive_bitset();
-        let mut doc = docs.doc();
-        while doc != TERMINATED {
-            if alive.is_none_or(|a| a.is_alive(doc)) {
-                total += u64::from(norms.fieldnorm(doc));
-            }
-            doc = docs.advance();
+        if let Some(docs) = live_docs(reader, &term).ok()? {
+            total += docs.map(|doc| u64::from(norms.fieldnorm(doc))).sum::<u64>();
         }
     }
     Some(total)

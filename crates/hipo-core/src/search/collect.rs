@@ -75,28 +75,14 @@ pub(super) fn distinct_sections(
     f: &Fields,
     cols: &[Columns],
 ) -> Result<usize> {
-    use tantivy::{DocSet, TERMINATED};
     let err = Error::index("reading postings");
     let term = tantivy::Term::from_field_text(f.unit, crate::index::schema::UNIT_SECTION);
     let mut seen = rustc_hash::FxHashSet::default();
     for (reader, c) in searcher.segment_readers().iter().zip(cols) {
-        let inverted = reader.inverted_index(f.unit).map_err(err)?;
-        let Some(mut docs) = inverted
-            .read_postings(&term, IndexRecordOption::Basic)
-            .map_err(|e| err(e.into()))?
-        else {
+        let Some(docs) = crate::index::postings::live_docs(reader, &term).map_err(err)? else {
             continue;
         };
-        let alive = reader.alive_bitset();
-        let mut doc = docs.doc();
-        while doc != TERMINATED {
-            if alive.is_none_or(|a| a.is_alive(doc))
-                && let Some(fp) = c.fp.first(doc)
-            {
-                seen.insert(fp);
-            }
-            doc = docs.advance();
-        }
+        seen.extend(docs.filter_map(|doc| c.fp.first(doc)));
     }
     Ok(seen.len())
 }
