@@ -9,6 +9,9 @@ Usage: benches/recall_sets.py HIPO [SET_DIR…] [--memaware PROJECT DEV.jsonl UN
   --memaware takes a project holding the MemAware corpus under memory/
   (see benches/setup.sh) with the dev questions and unrelated prompts.
   FLOOR=X measures another floor; BUDGET=N another budget (default 800).
+  UNRELATED=FILE asks every set FILE's prompts as its unrelated ones
+  (fixtures/eval/unrelated-prompts-cued.txt: prompts about something else
+  that point back at the past, "remind me how to …", "… again").
   TODAY=next compacts and recalls each set as of the day after its last
   raw log (HIPO_TODAY), as a project in use is, so ROOT's "last 30 days"
   lines and the entries' ages are those of a live project; by default
@@ -128,7 +131,8 @@ def measure(name, project, cases, unrelated):
 
 def load(set_dir):
     cases = [json.loads(l) for l in open(set_dir / "prompts.jsonl") if l.strip()]
-    unrelated = [{"query": l.strip()} for l in open(set_dir / "unrelated.txt") if l.strip()]
+    source = os.environ.get("UNRELATED") or set_dir / "unrelated.txt"
+    unrelated = [{"query": l.strip()} for l in open(source) if l.strip()]
     return cases, unrelated
 
 

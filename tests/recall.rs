@@ -314,6 +314,44 @@ fn a_young_memory_holding_the_prompt_beyond_chance_answers_under_the_floor() {
     }
 }
 
+/// A prompt that points back at the shared past ("did we …", "again",
+/// "last time") takes the lower floor when the memory holds it a little
+/// beyond chance: the user says it was worked out before. In the compacted
+/// sample, the question about the old Postgres 13 box gets the
+/// decommissioning entry, ranked first under the floor; the same words put
+/// as a fresh statement get nothing, and prompts about something else that
+/// point back ("remind me how to …") stay empty.
+#[test]
+fn a_prompt_pointing_back_at_the_past_takes_the_lower_floor() {
+    let p = Project::compacted_sample();
+    let asked = "did we keep a backup of the old postgres 13 box before we killed it";
+    let hit = &p.hits(&["-n", "1", asked])[0];
+    assert_eq!(hit["path"], "memory/2027-01-18.md", "{hit}");
+    assert!(
+        hit["relevance"].as_f64().unwrap() < f64::from(hipo_core::DEFAULT_FLOOR),
+        "{hit}"
+    );
+    let v = p.json(["recall", asked]);
+    assert_eq!(v["abstained"], false, "{v}");
+    assert_eq!(v["refers_back"], true, "{v}");
+    assert_eq!(v["passages"][0]["path"], "memory/2027-01-18.md", "{v}");
+    let v = p.json([
+        "recall",
+        "we should keep a backup of the old postgres 13 box before killing it",
+    ]);
+    assert_eq!(v["refers_back"], false, "{v}");
+    assert_eq!(v["abstained"], true, "{v}");
+    for unrelated in [
+        "remind me how to undo the last git commit but keep the changes",
+        "remind me how to center a div with flexbox",
+        "did we ever pick a naming convention for react hooks",
+    ] {
+        let v = p.json(["recall", unrelated]);
+        assert_eq!(v["refers_back"], true, "{v}");
+        assert_eq!(v["abstained"], true, "{v}");
+    }
+}
+
 /// Raw logs pruned after compaction leave their daily summaries: the
 /// memory is no smaller for it, and how much of a prompt it holds by
 /// chance is counted on the summaries then. Counted on what remains of

@@ -28,6 +28,15 @@ pub const MIN_COVERAGE: f32 = 0.2;
 /// get there (a large one holds nearly every word by chance); a passage
 /// must still hold [`MIN_COVERAGE`] of the prompt.
 pub const BEYOND_CHANCE: f32 = 0.6;
+/// How far beyond chance the memory must hold a prompt that points back at
+/// the shared past ("what did we do last time", [`super::backref`]) for
+/// the gate to lower the floor: the user says it was worked out before,
+/// and the memory holds the prompt's subject more than by chance. The cue
+/// alone is not enough: a memory of three years of chat holds something
+/// for most prompts, and at the lower floor it let 31 of 60 such prompts
+/// about something else through, against 7 at the floor
+/// (docs/retrieval-log.md, "A prompt that points back").
+pub const BEYOND_CHANCE_REFERRED: f32 = 0.2;
 /// The relevance floor when the memory holds the prompt beyond chance, at
 /// the default floor; a floor set in a config moves it in proportion, so
 /// a project that raises its floor raises this one with it. A young
@@ -51,13 +60,16 @@ pub struct Held {
 pub(super) struct Gate {
     pub(super) floor: f32,
     pub(super) held: Held,
+    /// The prompt points back at the shared past ([`super::backref`]).
+    pub(super) refers_back: bool,
 }
 
 impl Gate {
     /// Whether a hit is evidence enough to give a pack: relevance at the
     /// floor (or at [`BEYOND_CHANCE_FLOOR`], in proportion to the floor,
     /// when the memory holds the prompt well beyond chance,
-    /// [`BEYOND_CHANCE`]), and [`MIN_COVERAGE`] of the prompt held, the
+    /// [`BEYOND_CHANCE`], or beyond [`BEYOND_CHANCE_REFERRED`] when the
+    /// prompt points back at the shared past, [`super::backref`]), and [`MIN_COVERAGE`] of the prompt held, the
     /// prompt's plain words the memory has never seen counted in
     /// ([`vocab`]). A floor of 0 takes anything (a pack asked for
     /// explicitly).
@@ -68,9 +80,10 @@ impl Gate {
     }
 
     /// The floor, or its lower form for a prompt the memory holds well
-    /// beyond chance.
+    /// beyond chance or one that points back at the shared past.
     fn relevance_floor(&self) -> f32 {
-        if self.held.beyond_chance >= BEYOND_CHANCE {
+        let beyond = self.held.beyond_chance;
+        if beyond >= BEYOND_CHANCE || (self.refers_back && beyond >= BEYOND_CHANCE_REFERRED) {
             self.floor * (BEYOND_CHANCE_FLOOR / DEFAULT_FLOOR)
         } else {
             self.floor

@@ -9,7 +9,8 @@
 //! is empty: a prompt hook calls this on every prompt, and noise injected
 //! is worse than nothing. A result opens the pack only with relevance at
 //! the floor (lower in a young memory that holds the prompt's words well
-//! beyond chance, [`background`]) and a fifth of the prompt held, the
+//! beyond chance, [`background`], or a little beyond chance when the
+//! prompt points back at the past, [`backref`]) and a fifth of the prompt held, the
 //! prompt's plain words the memory never saw counted in ([`vocab`];
 //! [`gate`]). When one does, the pack holds
 //! the passages whose relevance is near the best one's, not whatever
@@ -25,6 +26,7 @@ use std::collections::HashSet;
 use std::path::Path;
 
 mod background;
+mod backref;
 mod common;
 mod gate;
 mod text;
@@ -105,6 +107,10 @@ pub struct Pack {
     /// memory of its size would by chance (`background`): at 0.6
     /// (`gate::BEYOND_CHANCE`) the relevance floor is lowered.
     pub beyond_chance: f32,
+    /// The prompt points back at the shared past ("again", "last time",
+    /// "did we"; `backref`): held 0.2 beyond chance
+    /// (`gate::BEYOND_CHANCE_REFERRED`), the relevance floor is lowered.
+    pub refers_back: bool,
 }
 
 /// One passage of a pack.
@@ -147,6 +153,7 @@ pub fn recall(memory: &Memory, query: &str, opts: &Options) -> Result<Pack> {
         tokens: 0,
         held: 1.0,
         beyond_chance: 0.0,
+        refers_back: false,
     };
     let o = search::Options {
         limit: (opts.budget / TOKENS_PER_PASSAGE).clamp(3, 40),
@@ -163,6 +170,7 @@ pub fn recall(memory: &Memory, query: &str, opts: &Options) -> Result<Pack> {
     };
     let gate = Gate {
         floor: opts.floor,
+        refers_back: backref::refers_back(query),
         held: if hits.is_empty() {
             Held {
                 share: 1.0,
@@ -174,6 +182,7 @@ pub fn recall(memory: &Memory, query: &str, opts: &Options) -> Result<Pack> {
     };
     pack.held = gate.held.share;
     pack.beyond_chance = gate.held.beyond_chance;
+    pack.refers_back = gate.refers_back;
     // The floor is lexical evidence: with vectors, each hit's lexical
     // relevance is compared (a fused score is a rank, not evidence).
     // ROOT is never a passage (its topics are listed instead), so it
@@ -387,7 +396,7 @@ fn root_topics(root: &Path, query: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::gate::{BEYOND_CHANCE, BEYOND_CHANCE_FLOOR, MIN_COVERAGE};
+    use super::gate::{BEYOND_CHANCE, BEYOND_CHANCE_FLOOR, BEYOND_CHANCE_REFERRED, MIN_COVERAGE};
     use super::*;
 
     /// The pack `hits` give `prompt`, in a project with no ROOT.
@@ -451,6 +460,33 @@ mod tests {
         let mut thin = h.clone();
         thin.coverage = MIN_COVERAGE - 0.01;
         assert!(at(&thin, 1.0).abstained);
+    }
+
+    /// A prompt pointing back at the shared past takes the lower floor
+    /// once the memory holds it [`BEYOND_CHANCE_REFERRED`] beyond chance;
+    /// a fresh request does not, nor does the cue alone.
+    #[test]
+    fn a_prompt_pointing_back_takes_the_lower_floor_when_held_beyond_chance() {
+        let mut h = Hit::sample("memory/2026-01-02.md", [3, 4], "2026-01-02 › Backoff");
+        h.relevance = 0.12;
+        let at = |prompt, beyond_chance| {
+            let held = Held {
+                share: 1.0,
+                beyond_chance,
+            };
+            pack_held(std::slice::from_ref(&h), prompt, 800, DEFAULT_FLOOR, held)
+        };
+        let back = "what backoff did we settle on last time";
+        let pack = at(back, BEYOND_CHANCE_REFERRED);
+        assert!(!pack.abstained && pack.refers_back);
+        assert!(at(back, BEYOND_CHANCE_REFERRED - 0.01).abstained);
+        assert!(
+            at(
+                "what backoff should the retries use",
+                BEYOND_CHANCE_REFERRED
+            )
+            .abstained
+        );
     }
 
     #[test]

@@ -128,6 +128,7 @@ mod tests {
             tokens: 0,
             held: 1.0,
             beyond_chance: 0.0,
+            refers_back: false,
         };
         let text = render(&pack);
         assert_eq!(text.matches("check it still holds").count(), 1, "{text}");
