@@ -35,9 +35,13 @@ const WORDS: &[&str] = &[
 const PAIRS: &[(&str, &[&str])] = &[
     ("last", &["time"]),
     ("did", &["we", "i", "you"]),
+    ("didn't", &["we", "i", "you"]),
     ("have", &["we"]),
+    ("haven't", &["we"]),
     ("had", &["we"]),
+    ("hadn't", &["we"]),
     ("were", &["we"]),
+    ("weren't", &["we"]),
     (
         "we",
         &[
@@ -80,13 +84,15 @@ pub(super) fn refers_back(prompt: &str) -> bool {
 }
 
 /// The prompt's words, lower-cased; a pronoun's contraction reads as the
-/// pronoun ("we've decided" is "we decided").
+/// pronoun ("we've decided" is "we decided"), a negated question as
+/// itself ("didn't we").
 fn words(prompt: &str) -> Vec<String> {
     prompt
-        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '\u{2019}'))
         .filter(|w| !w.is_empty())
         .map(|w| {
-            let w = w.to_lowercase();
+            // A typographic apostrophe (what phones and Macs type) is one.
+            let w = w.to_lowercase().replace('\u{2019}', "'");
             match w.split_once('\'') {
                 Some((pronoun @ ("we" | "i" | "you"), _)) => pronoun.to_string(),
                 _ => w,
@@ -106,6 +112,8 @@ mod tests {
             "what did we figure out last time about the deadlock?",
             "remind me why we didn't just pg_upgrade",
             "We've decided on a backoff, what was it?",
+            "we\u{2019}ve agreed on a freeze, when does it start",
+            "disk warnings paging at 82%, didn't we raise that threshold?",
             "which spirits you recommended for the home bar",
             "Did I ever send the invoice?",
             "외부 결제 대행사 타임아웃이 다시 늘고 있어요",
