@@ -320,7 +320,7 @@ fn a_young_memory_holding_the_prompt_beyond_chance_answers_under_the_floor() {
 /// sample, the question about the old Postgres 13 box gets the
 /// decommissioning entry, ranked first under the floor; the same words put
 /// as a fresh statement get nothing, and prompts about something else that
-/// point back ("remind me how to …") stay empty.
+/// point back ("clippy is complaining again …") stay empty.
 #[test]
 fn a_prompt_pointing_back_at_the_past_takes_the_lower_floor() {
     let p = Project::compacted_sample();
@@ -335,20 +335,29 @@ fn a_prompt_pointing_back_at_the_past_takes_the_lower_floor() {
     assert_eq!(v["abstained"], false, "{v}");
     assert_eq!(v["refers_back"], true, "{v}");
     assert_eq!(v["passages"][0]["path"], "memory/2027-01-18.md", "{v}");
+    // Under the threshold held beyond chance alone: the cue opened it.
+    let beyond = v["beyond_chance"].as_f64().unwrap();
+    assert!((0.2..0.6).contains(&beyond), "{v}");
     let v = p.json([
         "recall",
         "we should keep a backup of the old postgres 13 box before killing it",
     ]);
     assert_eq!(v["refers_back"], false, "{v}");
     assert_eq!(v["abstained"], true, "{v}");
+    // Pointing back at something this memory is not about: at the lower
+    // floor they would get a pack (the memory's plain words "clean",
+    // "without", "feature flags" match), but the memory does not hold
+    // them beyond chance, so the floor stays.
     for unrelated in [
-        "remind me how to undo the last git commit but keep the changes",
-        "remind me how to center a div with flexbox",
-        "did we ever pick a naming convention for react hooks",
+        "clippy is complaining again about needless_borrow all over src/api, can you clean them up without changing behavior",
+        "we discussed feature flags last week, what's a simple way to do one in a flask app without a third party service?",
     ] {
         let v = p.json(["recall", unrelated]);
         assert_eq!(v["refers_back"], true, "{v}");
+        assert!(v["beyond_chance"].as_f64().unwrap() < 0.2, "{v}");
         assert_eq!(v["abstained"], true, "{v}");
+        let lower = p.json(["recall", "--floor", "0.1", unrelated]);
+        assert_eq!(lower["abstained"], false, "{lower}");
     }
 }
 

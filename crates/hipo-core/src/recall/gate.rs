@@ -2,8 +2,9 @@
 //!
 //! A pack is given only when a passage is evidence for the prompt:
 //! relevance at the floor (lower when the memory holds the prompt well
-//! beyond chance, [`super::background`]) and a share of the prompt held
-//! ([`super::vocab`]). docs/search.md, "The gate", says what each test is
+//! beyond chance, [`super::background`], or a little beyond chance when
+//! the prompt points back at the past, [`super::backref`]) and a share of
+//! the prompt held ([`super::vocab`]). docs/search.md, "The gate", says what each test is
 //! for; docs/retrieval-log.md, "Recall", how each constant was chosen.
 
 use super::{DEFAULT_FLOOR, background, vocab};
@@ -32,11 +33,11 @@ pub const BEYOND_CHANCE: f32 = 0.6;
 /// the shared past ("what did we do last time", [`super::backref`]) for
 /// the gate to lower the floor: the user says it was worked out before,
 /// and the memory holds the prompt's subject more than by chance. The cue
-/// alone is not enough: a memory of three years of chat holds something
-/// for most prompts, and at the lower floor it let 31 of 60 such prompts
+/// alone is not enough: three months of an assistant's chats about
+/// everything (MemAware) hold something for most prompts, and at the lower floor it let 31 of 60 such prompts
 /// about something else through, against 7 at the floor
 /// (docs/retrieval-log.md, "A prompt that points back").
-pub const BEYOND_CHANCE_REFERRED: f32 = 0.2;
+pub const BEYOND_CHANCE_POINTING_BACK: f32 = 0.2;
 /// The relevance floor when the memory holds the prompt beyond chance, at
 /// the default floor; a floor set in a config moves it in proportion, so
 /// a project that raises its floor raises this one with it. A young
@@ -68,10 +69,10 @@ impl Gate {
     /// Whether a hit is evidence enough to give a pack: relevance at the
     /// floor (or at [`BEYOND_CHANCE_FLOOR`], in proportion to the floor,
     /// when the memory holds the prompt well beyond chance,
-    /// [`BEYOND_CHANCE`], or beyond [`BEYOND_CHANCE_REFERRED`] when the
-    /// prompt points back at the shared past, [`super::backref`]), and [`MIN_COVERAGE`] of the prompt held, the
-    /// prompt's plain words the memory has never seen counted in
-    /// ([`vocab`]). A floor of 0 takes anything (a pack asked for
+    /// [`BEYOND_CHANCE`], or beyond [`BEYOND_CHANCE_POINTING_BACK`] when
+    /// the prompt points back at the shared past, [`super::backref`]), and
+    /// [`MIN_COVERAGE`] of the prompt held, the prompt's plain words the
+    /// memory has never seen counted in ([`vocab`]). A floor of 0 takes anything (a pack asked for
     /// explicitly).
     pub(super) fn reaches(&self, hit: &Hit) -> bool {
         self.floor <= 0.0
@@ -83,7 +84,7 @@ impl Gate {
     /// beyond chance or one that points back at the shared past.
     fn relevance_floor(&self) -> f32 {
         let beyond = self.held.beyond_chance;
-        if beyond >= BEYOND_CHANCE || (self.refers_back && beyond >= BEYOND_CHANCE_REFERRED) {
+        if beyond >= BEYOND_CHANCE || (self.refers_back && beyond >= BEYOND_CHANCE_POINTING_BACK) {
             self.floor * (BEYOND_CHANCE_FLOOR / DEFAULT_FLOOR)
         } else {
             self.floor

@@ -10,11 +10,10 @@
 //! is worse than nothing. A result opens the pack only with relevance at
 //! the floor (lower in a young memory that holds the prompt's words well
 //! beyond chance, [`background`], or a little beyond chance when the
-//! prompt points back at the past, [`backref`]) and a fifth of the prompt held, the
-//! prompt's plain words the memory never saw counted in ([`vocab`];
-//! [`gate`]). When one does, the pack holds
-//! the passages whose relevance is near the best one's, not whatever
-//! fills the budget.
+//! prompt points back at the past, [`backref`]) and a fifth of the prompt
+//! held, the prompt's plain words the memory never saw counted in
+//! ([`vocab`]; [`gate`]). When one does, the pack holds the passages whose
+//! relevance is near the best one's, not whatever fills the budget.
 
 use crate::error::{Error, Result};
 use crate::index::analyzer;
@@ -109,7 +108,7 @@ pub struct Pack {
     pub beyond_chance: f32,
     /// The prompt points back at the shared past ("again", "last time",
     /// "did we"; `backref`): held 0.2 beyond chance
-    /// (`gate::BEYOND_CHANCE_REFERRED`), the relevance floor is lowered.
+    /// (`gate::BEYOND_CHANCE_POINTING_BACK`), the relevance floor is lowered.
     pub refers_back: bool,
 }
 
@@ -396,7 +395,9 @@ fn root_topics(root: &Path, query: &str) -> Vec<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::gate::{BEYOND_CHANCE, BEYOND_CHANCE_FLOOR, BEYOND_CHANCE_REFERRED, MIN_COVERAGE};
+    use super::gate::{
+        BEYOND_CHANCE, BEYOND_CHANCE_FLOOR, BEYOND_CHANCE_POINTING_BACK, MIN_COVERAGE,
+    };
     use super::*;
 
     /// The pack `hits` give `prompt`, in a project with no ROOT.
@@ -463,7 +464,7 @@ mod tests {
     }
 
     /// A prompt pointing back at the shared past takes the lower floor
-    /// once the memory holds it [`BEYOND_CHANCE_REFERRED`] beyond chance;
+    /// once the memory holds it [`BEYOND_CHANCE_POINTING_BACK`] beyond chance;
     /// a fresh request does not, nor does the cue alone.
     #[test]
     fn a_prompt_pointing_back_takes_the_lower_floor_when_held_beyond_chance() {
@@ -477,13 +478,13 @@ mod tests {
             pack_held(std::slice::from_ref(&h), prompt, 800, DEFAULT_FLOOR, held)
         };
         let back = "what backoff did we settle on last time";
-        let pack = at(back, BEYOND_CHANCE_REFERRED);
+        let pack = at(back, BEYOND_CHANCE_POINTING_BACK);
         assert!(!pack.abstained && pack.refers_back);
-        assert!(at(back, BEYOND_CHANCE_REFERRED - 0.01).abstained);
+        assert!(at(back, BEYOND_CHANCE_POINTING_BACK - 0.01).abstained);
         assert!(
             at(
                 "what backoff should the retries use",
-                BEYOND_CHANCE_REFERRED
+                BEYOND_CHANCE_POINTING_BACK
             )
             .abstained
         );
