@@ -268,6 +268,21 @@ fn prompts_about_something_else_get_nothing_through_roots_generated_lines() {
     );
 }
 
+/// `asked`'s first search hit is `path`, under the relevance floor, and its
+/// recall pack opens with it anyway; returns the pack.
+fn answered_under_the_floor(p: &Project, asked: &str, path: &str) -> serde_json::Value {
+    let hit = &p.hits(&["-n", "1", asked])[0];
+    assert_eq!(hit["path"], path, "{hit}");
+    assert!(
+        hit["relevance"].as_f64().unwrap() < f64::from(hipo_core::DEFAULT_FLOOR),
+        "{hit}"
+    );
+    let v = p.json(["recall", asked]);
+    assert_eq!(v["abstained"], false, "{v}");
+    assert_eq!(v["passages"][0]["path"], path, "{v}");
+    v
+}
+
 /// Each of `prompts`, about something the project's memory does not hold,
 /// gets an empty pack.
 fn assert_all_abstain(p: &Project, prompts: &[&str]) {
@@ -289,16 +304,11 @@ fn assert_all_abstain(p: &Project, prompts: &[&str]) {
 #[test]
 fn a_young_memory_holding_the_prompt_beyond_chance_answers_under_the_floor() {
     let p = recall_set("consult");
-    let asked = "when can I expect the NGO to actually pay me";
-    let hit = &p.hits(&["-n", "1", asked])[0];
-    assert_eq!(hit["path"], "memory/2028-01-28.md", "{hit}");
-    assert!(
-        hit["relevance"].as_f64().unwrap() < f64::from(hipo_core::DEFAULT_FLOOR),
-        "{hit}"
+    let v = answered_under_the_floor(
+        &p,
+        "when can I expect the NGO to actually pay me",
+        "memory/2028-01-28.md",
     );
-    let v = p.json(["recall", asked]);
-    assert_eq!(v["abstained"], false, "{v}");
-    assert_eq!(v["passages"][0]["path"], "memory/2028-01-28.md", "{v}");
     assert!(v["beyond_chance"].as_f64().unwrap() >= 0.6, "{v}");
     for unrelated in [
         "what's the difference between a left join and a full outer join",
@@ -324,17 +334,12 @@ fn a_young_memory_holding_the_prompt_beyond_chance_answers_under_the_floor() {
 #[test]
 fn a_prompt_pointing_back_at_the_past_takes_the_lower_floor() {
     let p = Project::compacted_sample();
-    let asked = "did we keep a backup of the old postgres 13 box before we killed it";
-    let hit = &p.hits(&["-n", "1", asked])[0];
-    assert_eq!(hit["path"], "memory/2027-01-18.md", "{hit}");
-    assert!(
-        hit["relevance"].as_f64().unwrap() < f64::from(hipo_core::DEFAULT_FLOOR),
-        "{hit}"
+    let v = answered_under_the_floor(
+        &p,
+        "did we keep a backup of the old postgres 13 box before we killed it",
+        "memory/2027-01-18.md",
     );
-    let v = p.json(["recall", asked]);
-    assert_eq!(v["abstained"], false, "{v}");
     assert_eq!(v["refers_back"], true, "{v}");
-    assert_eq!(v["passages"][0]["path"], "memory/2027-01-18.md", "{v}");
     // Under the threshold held beyond chance alone: the cue opened it.
     let beyond = v["beyond_chance"].as_f64().unwrap();
     assert!((0.2..0.6).contains(&beyond), "{v}");
