@@ -344,7 +344,9 @@ pub struct RecallArgs {
     /// The relevance a passage holding a fifth of the question must reach,
     /// or the pack is empty (default: the config's `recall.floor`, else
     /// 0.18; 0 takes anything). A young memory that holds the prompt's
-    /// words well beyond chance takes 0.10 at the default, in proportion.
+    /// words well beyond chance, or a little beyond chance when the prompt
+    /// points back ("last time", "again", "did we"), takes 0.10 at the
+    /// default, in proportion.
     #[arg(long)]
     pub floor: Option<f32>,
     #[command(flatten)]

@@ -4,8 +4,9 @@
 //! relevance at the floor (lower when the memory holds the prompt well
 //! beyond chance, [`super::background`], or a little beyond chance when
 //! the prompt points back at the past, [`super::backref`]) and a share of
-//! the prompt held ([`super::vocab`]). docs/search.md, "The gate", says what each test is
-//! for; docs/retrieval-log.md, "Recall", how each constant was chosen.
+//! the prompt held ([`super::vocab`]). docs/search.md, "The gate", says
+//! what each test is for; docs/retrieval-log.md, "Recall", how each
+//! constant was chosen.
 
 use super::{DEFAULT_FLOOR, background, vocab};
 use crate::search::Hit;
@@ -34,9 +35,10 @@ pub const BEYOND_CHANCE: f32 = 0.6;
 /// the gate to lower the floor: the user says it was worked out before,
 /// and the memory holds the prompt's subject more than by chance. The cue
 /// alone is not enough: three months of an assistant's chats about
-/// everything (MemAware) hold something for most prompts, and at the lower floor it let 31 of 60 such prompts
-/// about something else through, against 7 at the floor
-/// (docs/retrieval-log.md, "A prompt that points back").
+/// everything (MemAware) hold something for most prompts, and at the
+/// lower floor it let 31 of 60 such prompts about something else
+/// through, against 7 at the floor (docs/retrieval-log.md, "A prompt that
+/// points back").
 pub const BEYOND_CHANCE_POINTING_BACK: f32 = 0.2;
 /// The relevance floor when the memory holds the prompt beyond chance, at
 /// the default floor; a floor set in a config moves it in proportion, so
@@ -72,8 +74,8 @@ impl Gate {
     /// [`BEYOND_CHANCE`], or beyond [`BEYOND_CHANCE_POINTING_BACK`] when
     /// the prompt points back at the shared past, [`super::backref`]), and
     /// [`MIN_COVERAGE`] of the prompt held, the prompt's plain words the
-    /// memory has never seen counted in ([`vocab`]). A floor of 0 takes anything (a pack asked for
-    /// explicitly).
+    /// memory has never seen counted in ([`vocab`]). A floor of 0 takes
+    /// anything (a pack asked for explicitly).
     pub(super) fn reaches(&self, hit: &Hit) -> bool {
         self.floor <= 0.0
             || (hit.relevance >= self.relevance_floor()

@@ -108,7 +108,8 @@ pub struct Pack {
     pub beyond_chance: f32,
     /// The prompt points back at the shared past ("again", "last time",
     /// "did we"; `backref`): held 0.2 beyond chance
-    /// (`gate::BEYOND_CHANCE_POINTING_BACK`), the relevance floor is lowered.
+    /// (`gate::BEYOND_CHANCE_POINTING_BACK`), the relevance floor is
+    /// lowered.
     pub refers_back: bool,
 }
 
