@@ -175,3 +175,61 @@ fn corpus_is_idempotent_and_keeps_line_count() {
         assert!(once.contains(REDACTED), "{line}");
     }
 }
+
+/// A corpus written elsewhere (a blind set: its writers never saw the
+/// rules), by half (odd / even rows): `HIPO_SECRETS_TSV` rows
+/// `kind<TAB>secret<TAB>line`, `HIPO_LOOKALIKES_TSV` rows `kind<TAB>line`.
+/// `cargo test -p hipo-core --lib external_corpus -- --ignored --nocapture`.
+#[test]
+#[ignore = "needs HIPO_SECRETS_TSV and HIPO_LOOKALIKES_TSV"]
+fn external_corpus() {
+    let read = |var: &str| std::fs::read_to_string(std::env::var(var).unwrap()).unwrap();
+    let (secrets, looks) = (read("HIPO_SECRETS_TSV"), read("HIPO_LOOKALIKES_TSV"));
+    let rows = |text: &str, n: usize| -> Vec<Vec<String>> {
+        text.lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            .map(|l| l.split('\t').map(unescape).collect::<Vec<_>>())
+            .filter(|f| f.len() == n)
+            .collect()
+    };
+    let (s, l) = (rows(&secrets, 3), rows(&looks, 2));
+    let mut caught = [0, 0];
+    let mut kept = [0, 0];
+    for (i, r) in s.iter().enumerate() {
+        if redact(&r[2]).contains(r[1].as_str()) {
+            eprintln!(
+                "leaked {} ({}): {}\n     -> {}",
+                r[0],
+                ["A", "B"][i % 2],
+                r[2],
+                redact(&r[2])
+            );
+        } else {
+            caught[i % 2] += 1;
+        }
+    }
+    for (i, r) in l.iter().enumerate() {
+        if redact(&r[1]) == r[1].as_str() {
+            kept[i % 2] += 1;
+        } else {
+            eprintln!(
+                "altered {} ({}): {}\n     -> {}",
+                r[0],
+                ["A", "B"][i % 2],
+                r[1],
+                redact(&r[1])
+            );
+        }
+    }
+    let half = |n: usize, h: usize| n / 2 + (h == 0 && n % 2 == 1) as usize;
+    for h in 0..2 {
+        eprintln!(
+            "half {}: secrets caught {} of {}, look-alikes kept {} of {}",
+            ["A", "B"][h],
+            caught[h],
+            half(s.len(), h),
+            kept[h],
+            half(l.len(), h)
+        );
+    }
+}

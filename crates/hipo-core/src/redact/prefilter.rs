@@ -58,7 +58,7 @@ pub(super) fn build_anchors() -> (Option<AhoCorasick>, Vec<usize>) {
     let ac = AhoCorasickBuilder::new()
         .ascii_case_insensitive(true)
         .match_kind(MatchKind::Standard)
-        .kind(Some(AhoCorasickKind::DFA))
+        .kind(Some(AhoCorasickKind::ContiguousNFA))
         .build(&words)
         .ok();
     (ac, owner)

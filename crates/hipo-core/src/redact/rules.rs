@@ -247,9 +247,10 @@ pub(super) const PATTERNS: &[Rule] = &[
     // with the entropy rule's names that doubled the prefilter set's time
     // on clean text.
     (r"([0-9]Q~[A-Za-z0-9_~.-]{31,34})", 1, None, &["Q~"]),
-    // Telegram bot tokens: the bot's id, a colon, 35 characters.
+    // Telegram bot tokens: the bot's id, a colon, 35 characters (in an
+    // API URL, right after `/bot`).
     (
-        r"(?-u:\b)([0-9]{5,16}:A[A-Za-z0-9_-]{34})(?-u:\b)",
+        r"(?:(?-u:\b)|bot)([0-9]{5,16}:A[A-Za-z0-9_-]{34})(?-u:\b)",
         1,
         None,
         &[":A"],
@@ -307,12 +308,59 @@ pub(super) const PATTERNS: &[Rule] = &[
         None,
         &["bearer"],
     ),
-    // Basic credentials in headers (base64 of user:password).
+    // Basic credentials in headers (base64 of user:password), as sent
+    // or as a proxy's config sets them (`Authorization "Basic …"`).
     (
-        r"(?i)(?-u:\b)authorization\s*:\s*basic\s+([A-Za-z0-9+/]{8,}={0,2})",
+        r#"(?i)(?-u:\b)authorization["']?\s*[:=]?\s*["']?basic\s+([A-Za-z0-9+/]{8,}={0,2})"#,
         1,
         Some(looks_like_credential),
         &["authorization"],
+    ),
+    // A secret in an XML element (Maven's settings.xml, Tomcat, .NET).
+    (
+        r"<(?i:password|passwd|secret|token|api[_-]?key|apikey|client[_-]?secret|access[_-]?key)>([^<\s]{3,})</",
+        1,
+        Some(not_a_placeholder_password),
+        &["password>", "passwd>", "secret>", "token>", "key>"],
+    ),
+    // A key in a URL's query (`?appid=…`, `&access_token=…`): random only.
+    (
+        r"[?&](?i:appid|app_id|api_?key|access_?token|auth_?token|token|key|client_?secret|secret|password|pwd)=([A-Za-z0-9._~%+/-]{16,})",
+        1,
+        Some(high_entropy),
+        &[
+            "appid=",
+            "app_id=",
+            "key=",
+            "token=",
+            "secret=",
+            "password=",
+            "pwd=",
+        ],
+    ),
+    // Go's MySQL DSN: `user:password@tcp(host:port)/db`.
+    (
+        r#"(?-u:\b)[A-Za-z0-9_.-]+:([^\s:@/"'()]{3,})@(?:tcp|unix)\("#,
+        1,
+        Some(not_a_placeholder_password),
+        &["@tcp(", "@unix("],
+    ),
+    // keytool's and openssl's password flags: `-storepass …`,
+    // `-passout pass:…`.
+    (
+        r#"\s-(?:storepass|keypass|srcstorepass|deststorepass|srckeypass|destkeypass|passin|passout)\s+(?:pass:)?["']?([^\s"'$<{-][^\s"']{2,})"#,
+        1,
+        Some(not_a_flag),
+        &["pass"],
+    ),
+    // A secret's name in quotes, a comma, its value in quotes: PHP's
+    // `define('DB_PASSWORD', '…')`, a default in `getenv("API_TOKEN",
+    // "…")`, a tuple.
+    (
+        r#"["'][A-Za-z0-9_]*(?i:password|passwd|secret|token|api_?key)["']\s*,\s*["']([^"'\s$<{][^"'\n]{3,})["']"#,
+        1,
+        Some(looks_like_credential),
+        KEY_NAMES,
     ),
     // key = "quoted value" / "key": "value" for secret-ish key names.
     (

@@ -18,7 +18,7 @@
 //! Without a verb ("passphrase orchid-tango-maple", "twilio auth token
 //! 3f…") the value must look strongly like a secret.
 
-use super::value::{Strength, looks_secret};
+use super::value::{Names, Strength, looks_made_up, looks_secret, names, quoted};
 use regex::Regex;
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -30,8 +30,11 @@ use std::sync::LazyLock;
 /// made the search ten times slower.
 const KEYWORD: &str = concat!(
     r"(?i:passwort|kennwort|mot de passe|mdp|contraseña|senha|wachtwoord|hasło|haslo|пароль|токен)",
-    r"|(?i-u:passw(?:or)?ds?|passphrases?|passcodes?|pwd|pw|pass|secrets?|tokens?|credentials?|creds)",
-    r"|((?i-u:api|secret|access|private|signing|encryption|auth|master|app|client|license|ssh|gpg|deploy|account)[ _-]?)?",
+    r"|(?i-u:passw(?:or)?ds?|passphrases?|passcodes?|pwd|pw|pass|pins?|wi-?fi|secrets?|tokens?|authtokens?|credentials?|creds)",
+    r"|(?i-u:(?:backup|recovery|unlock|access|door|alarm|gate|verification|otp|2fa|mfa|lock|keypad|opener|lockbox|entry|security|safe|garage|building)[ _-]?codes?)",
+    r"|(?i-u:(?:otp|totp|2fa|mfa)[ _-]?seeds?|combo|combination|puk|pasword|passwrod|passowrd|paswrod|paswd)",
+    r"|(?i-u:(?:secret|seed|recovery|backup|challenge|mnemonic|wallet)[ _-]?phrases?)|비번",
+    r"|((?i-u:api|secret|access|private|signing|encryption|auth|master|app|client|license|ssh|gpg|deploy|account|pre-?shared|shared)[ _-]?)?",
     r"(?:(?i-u:keys?|cle)|(?i:schlüssel|clé|clave|chiave|sleutel|ключ))",
     r"|비밀번호|패스워드|암호|토큰|パスワード|トークン|暗証番号|密码|密碼|口令|令牌|密钥|密鑰",
     r"|(?:API|api)\s?(?:키|キー)"
@@ -85,8 +88,6 @@ const NOT_THE_SECRET: &[&str] = &[
     "length",
     "size",
     "format",
-    "type",
-    "types",
     "prefix",
     "endpoint",
     "url",
@@ -112,13 +113,11 @@ const NOT_THE_SECRET: &[&str] = &[
     "server",
     "host",
     "port",
-    "reset",
     "hint",
     "label",
     "scope",
     "scopes",
     "change",
-    "changed",
     "fix",
     "fixed",
     "issue",
@@ -139,7 +138,13 @@ const NOT_THE_SECRET: &[&str] = &[
     "variable",
     "var",
     "setting",
+    "network",
+    "ssid",
 ];
+
+/// Words that start what the secret belongs to ("for the jump host",
+/// "of the server", "on build-03").
+const PREPOSITIONS: &[&str] = &["for", "of", "on", "at", "in", "from", "with", "to"];
 
 /// Adverbs between the verb and the value ("is still …", "is now …").
 const FILLERS: &[&str] = &[
@@ -210,6 +215,8 @@ fn said_after(word: &str) -> bool {
         "password",
         "passwords",
         "passphrase",
+        "pass",
+        "pin",
         "pw",
         "passcode",
         "secret",
@@ -237,6 +244,18 @@ impl Part {
             Part::Keyword => &[
                 "pass",
                 "pw",
+                "pin",
+                "wifi",
+                "wi-fi",
+                "code",
+                "seed",
+                "combo",
+                "combination",
+                "puk",
+                "pasw",
+                "passow",
+                "phrase",
+                "비번",
                 "secret",
                 "token",
                 "credential",
@@ -331,7 +350,11 @@ pub(super) fn find(text: &str, need: &[bool]) -> Vec<Range<usize>> {
             continue;
         }
         let word = m.as_str();
-        if let Some(r) = said_after(word).then(|| before(text, m.start())).flatten() {
+        let names = names(word);
+        if let Some(r) = said_after(word)
+            .then(|| before(text, m.start(), names))
+            .flatten()
+        {
             add(&mut out, r);
         }
         let bare_key = c.get(1).is_none() && is_bare_key(word);
@@ -351,7 +374,7 @@ pub(super) fn find(text: &str, need: &[bool]) -> Vec<Range<usize>> {
             Strength::Named
         };
         let passphrase = word.to_lowercase().contains("passphrase");
-        if let Some(r) = read_value(text, m.end(), strength, passphrase) {
+        if let Some(r) = read_value(text, m.end(), strength, passphrase, names) {
             add(&mut out, r);
         }
     }
@@ -359,7 +382,7 @@ pub(super) fn find(text: &str, need: &[bool]) -> Vec<Range<usize>> {
 }
 
 /// A value said before the secret word that starts at `at`.
-fn before(text: &str, at: usize) -> Option<Range<usize>> {
+fn before(text: &str, at: usize, names: Names) -> Option<Range<usize>> {
     let line = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let mut from = at.saturating_sub(120).max(line);
     while !text.is_char_boundary(from) {
@@ -368,7 +391,8 @@ fn before(text: &str, at: usize) -> Option<Range<usize>> {
     let c = BEFORE_RE.as_ref()?.captures(&text[from..at])?;
     let g = c.get(1)?;
     let r = value_range(text, from + g.start(), from + g.end())?;
-    looks_secret(&text[r.clone()], Strength::Bare, false).then_some(r)
+    let v = &text[r.clone()];
+    (looks_secret(v, Strength::Bare, false) || looks_made_up(v, Strength::Bare, names)).then_some(r)
 }
 
 /// Adds a range unless it overlaps one already found.
@@ -404,6 +428,7 @@ fn read_value(
     at: usize,
     strength: Strength,
     mut passphrase: bool,
+    names: Names,
 ) -> Option<Range<usize>> {
     // A word glued to what follows is part of something else:
     // `user:password@host`, `<password>`, `password.len()`, `/token/`.
@@ -416,13 +441,28 @@ fn read_value(
     let mut pos = at;
     let mut words = 0;
     let mut verb = false;
+    let mut described = false;
     loop {
+        // A value in brackets right after the words: "the SFTP password
+        // (Nimbus_4417) expires".
+        if !verb && let Some(r) = bracketed(text, pos, line_end, passphrase, names) {
+            return Some(r);
+        }
         pos = skip_space(text, pos, line_end);
         if pos >= line_end {
             return None;
         }
         let rest = &text[pos..line_end];
         if let Some(n) = sign_or_verb(rest) {
+            // "to" and "as" also start a noun phrase's tail ("the password
+            // to the shared drive is …"): read on when no value follows.
+            let preposition = matches!(rest[..n].to_lowercase().as_str(), "to" | "as");
+            let after = skip_space(text, pos + n, line_end);
+            if preposition && determiner(&text[after..line_end]) {
+                pos = after;
+                words += 1;
+                continue;
+            }
             verb = true;
             pos += n;
             continue;
@@ -436,20 +476,23 @@ fn read_value(
             continue;
         }
         if verb {
-            let value = value_range(text, pos, line_end)?;
-            let v = &text[value.clone()];
-            return looks_secret(v, strength, passphrase).then_some(value);
+            return after_sign(text, pos, line_end, strength, passphrase, names);
         }
         // No verb yet: a value that is plainly a secret ("passphrase …").
         let value = value_range(text, pos, line_end);
-        if let Some(v) =
-            value.filter(|v| looks_secret(&text[v.clone()], Strength::Bare, passphrase))
-        {
+        if let Some(v) = value.filter(|v| {
+            let v = &text[v.clone()];
+            looks_secret(v, Strength::Bare, passphrase) || looks_made_up(v, Strength::Bare, names)
+        }) {
             return Some(v);
         }
         passphrase |= bare.contains("passphrase");
         words += 1;
-        if words > 7 || NOT_THE_SECRET.contains(&bare) || ends_clause(token) {
+        // Past a preposition the words say whose secret it is ("the
+        // password for the jump host: …"), not what the value is.
+        let about = !described && NOT_THE_SECRET.contains(&bare);
+        described |= PREPOSITIONS.contains(&bare);
+        if words > 7 || about || ends_clause(token) {
             return None;
         }
         // A word glued to its sign: "(staging):", "Passwort:".
@@ -458,6 +501,88 @@ fn read_value(
         }
         pos = token_end;
     }
+}
+
+/// The value at `pos`, just after the verb or sign; failing that, one
+/// given after a colon or an arrow later in the clause ("is the usual
+/// one: Aardvark1987", "is the same as before: tacocat77").
+fn after_sign(
+    text: &str,
+    pos: usize,
+    end: usize,
+    strength: Strength,
+    passphrase: bool,
+    names: Names,
+) -> Option<Range<usize>> {
+    if let Some(r) = value_at(text, pos, end, strength, passphrase, names) {
+        return Some(r);
+    }
+    let rest = &text[pos..end];
+    let clause = rest
+        .char_indices()
+        .find(|&(i, c)| {
+            ends_clause(&rest[..i + c.len_utf8()])
+                && rest[i + c.len_utf8()..].starts_with(char::is_whitespace)
+        })
+        .map_or(rest.len(), |(i, _)| i);
+    let near = &rest[..clause];
+    let (i, sign) = [": ", " -> ", " => "]
+        .iter()
+        .filter_map(|s| near.find(s).map(|i| (i, s.len())))
+        .min()?;
+    if i > 80 {
+        return None;
+    }
+    let next = skip_space(text, pos + i + sign, end);
+    value_at(text, next, end, strength, passphrase, names)
+}
+
+/// The value at `pos` if it is a secret of what the word names: one that
+/// looks random, or made up as such secrets are ([`looks_made_up`]), or
+/// in quotes after a password's or PIN's verb.
+fn value_at(
+    text: &str,
+    pos: usize,
+    end: usize,
+    strength: Strength,
+    passphrase: bool,
+    names: Names,
+) -> Option<Range<usize>> {
+    if strength == Strength::Named
+        && names != Names::Other
+        && let Some(q) = quoted(&text[pos..end])
+    {
+        return Some(pos + q.start..pos + q.end);
+    }
+    let value = value_range(text, pos, end)?;
+    let v = &text[value.clone()];
+    (looks_secret(v, strength, passphrase) || looks_made_up(v, strength, names)).then_some(value)
+}
+
+/// A value alone in brackets at `pos` (spaces before it aside), read as
+/// if a verb had given it.
+fn bracketed(
+    text: &str,
+    pos: usize,
+    end: usize,
+    passphrase: bool,
+    names: Names,
+) -> Option<Range<usize>> {
+    let rest = &text[pos..end];
+    let open = pos + (rest.len() - rest.trim_start().len());
+    let inside = text[open..end].strip_prefix('(')?;
+    let close = inside.find(')')?;
+    if inside[..close].contains(char::is_whitespace) {
+        return None;
+    }
+    value_at(
+        text,
+        open + 1,
+        open + 1 + close,
+        Strength::Named,
+        passphrase,
+        names,
+    )
 }
 
 fn skip_space(text: &str, mut pos: usize, end: usize) -> usize {
@@ -482,6 +607,20 @@ fn sign_or_verb(rest: &str) -> Option<usize> {
         .unwrap_or(rest.len());
     let word = rest[..word_end].to_lowercase();
     VERBS.contains(&word.as_str()).then_some(word_end)
+}
+
+/// Whether `rest` starts with a determiner: what follows is a noun
+/// phrase, not a value.
+fn determiner(rest: &str) -> bool {
+    let word: String = rest
+        .chars()
+        .take_while(|c| c.is_alphabetic())
+        .collect::<String>()
+        .to_lowercase();
+    [
+        "the", "a", "an", "my", "our", "your", "his", "her", "their", "this", "that",
+    ]
+    .contains(&word.as_str())
 }
 
 fn ends_clause(token: &str) -> bool {

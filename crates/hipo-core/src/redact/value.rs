@@ -126,3 +126,208 @@ fn path(v: &str) -> bool {
                     .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
         })
 }
+
+/// What a secret word names, which says what else its value may look
+/// like: people make passwords of words ("velvet-thunder", "hazel-mortar-31",
+/// "ParisInTheSpring", a phrase in quotes) and PINs and codes of digits,
+/// where a token or an API key is random.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub(super) enum Names {
+    /// password, passphrase, pw, pass, the Wi-Fi, and their translations.
+    Password,
+    /// PIN, passcode, a backup or door code: digits.
+    Pin,
+    /// token, secret, key, credentials: random, or many words joined.
+    Other,
+}
+
+/// What the secret word `word` (as [`super::said`]'s keyword matched it)
+/// names.
+pub(super) fn names(word: &str) -> Names {
+    let w = word.to_lowercase();
+    let pin = [
+        "pin",
+        "passcode",
+        "code",
+        "combo",
+        "combination",
+        "puk",
+        "暗証番号",
+    ];
+    let password = [
+        "pass",
+        "pw",
+        "pwd",
+        "wifi",
+        "wi-fi",
+        "암호",
+        "kennwort",
+        "mot de passe",
+        "mdp",
+        "contraseña",
+        "senha",
+        "wachtwoord",
+        "hasło",
+        "haslo",
+        "пароль",
+        "비밀번호",
+        "패스워드",
+        "パスワード",
+        "密码",
+        "密碼",
+        "口令",
+    ];
+    if pin
+        .iter()
+        .any(|p| w.starts_with(p) || w.ends_with(p) || w.ends_with(&format!("{p}s")))
+    {
+        Names::Pin
+    } else if password.iter().any(|p| w.starts_with(p))
+        || w.starts_with("pas")
+        || w.contains("phrase")
+        || w == "비번"
+    {
+        Names::Password
+    } else {
+        Names::Other
+    }
+}
+
+/// True if `v`, given after a secret word that names `names` (with a
+/// verb or sign when `strength` is [`Strength::Named`]), is a secret of
+/// that kind though it does not look random ([`looks_secret`] says
+/// whether it does): words joined as people make passwords, words run
+/// together, a PIN's digits.
+pub(super) fn looks_made_up(v: &str, strength: Strength, names: Names) -> bool {
+    // A PIN's digits, or a password of digits given with a verb ("the
+    // password is 20190418").
+    let code = match names {
+        Names::Pin => strength != Strength::Weak,
+        Names::Password => strength == Strength::Named,
+        Names::Other => false,
+    };
+    if code && digits_code(v) {
+        return true;
+    }
+    if v.len() < 6 || not_a_value(v) {
+        return false;
+    }
+    match (names, strength) {
+        (Names::Password, Strength::Named) => {
+            joined_words(v, 2) || run_together(v) || word_and_number(v) || mixed_hex(v)
+        }
+        (Names::Password, Strength::Bare) => {
+            joined_words(v, 3) || (joined_words(v, 2) && v.bytes().any(|b| b.is_ascii_digit()))
+        }
+        (Names::Other | Names::Pin, Strength::Named) => joined_words(v, 3),
+        _ => false,
+    }
+}
+
+/// A PIN or a code: 4 to 12 digits, or groups of digits (`4829-1735`).
+fn digits_code(v: &str) -> bool {
+    let groups: Vec<&str> = v.split(['-', ' ']).collect();
+    let digits = |g: &&str| !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit());
+    let total: usize = groups.iter().map(|g| g.len()).sum();
+    groups.iter().all(digits) && (4..=12).contains(&total) && groups.len() <= 4
+}
+
+/// Words joined by hyphens or underscores the way people make passwords
+/// (`blue-otter-kettle`, `hazel-mortar-31`, `marmalade_sky`), where prose
+/// joins words into adjectives (`case-sensitive`, `auto-generated`,
+/// `read-only`, `up-to-date`): at least `min` parts, two of them words of
+/// three letters or more, none a small word of grammar, the last word
+/// not an adjective's or participle's ending.
+fn joined_words(v: &str, min: usize) -> bool {
+    const GRAMMAR: &[&str] = &[
+        "a", "an", "the", "to", "of", "in", "on", "at", "by", "for", "and", "or", "not", "non",
+        "per", "pre", "re", "self", "co", "de", "un",
+    ];
+    const LAST: &[&str] = &[
+        "only", "use", "time", "wide", "free", "safe", "proof", "like", "end", "date", "side",
+        "level", "term", "way", "up", "down", "out", "off", "known", "shown", "given", "written",
+        "hidden", "broken", "chosen", "stolen", "taken", "proven", "art", "step", "in",
+    ];
+    const ENDINGS: &[&str] = &["ed", "ing", "ive", "ble", "ous", "ful", "less", "ic", "ly"];
+    let parts: Vec<&str> = v.split(['-', '_']).collect();
+    // `OPENAI_API_KEY`, `DB_PASSWORD`: a variable's name.
+    let variable = v.contains('_') && !v.bytes().any(|b| b.is_ascii_lowercase());
+    if parts.len() < min || parts.iter().any(|p| p.is_empty()) || variable {
+        return false;
+    }
+    let lower: Vec<String> = parts.iter().map(|p| p.to_ascii_lowercase()).collect();
+    let words = lower
+        .iter()
+        .filter(|p| p.len() >= 3 && p.bytes().all(|b| b.is_ascii_alphabetic()))
+        .count();
+    let last = lower.last().map(String::as_str).unwrap_or("");
+    let adjective = last.bytes().all(|b| b.is_ascii_alphabetic())
+        && (LAST.contains(&last) || ENDINGS.iter().any(|e| last.ends_with(e)));
+    parts
+        .iter()
+        .all(|p| p.bytes().all(|b| b.is_ascii_alphanumeric()))
+        && words >= 2
+        && !lower.iter().any(|p| GRAMMAR.contains(&p.as_str()))
+        && !adjective
+}
+
+/// Hex of 12 or more digits with letters and numbers (`7d3f9a1c2b8e4f60`),
+/// which [`looks_secret`] leaves to a commit's shorter hashes when no
+/// password's verb gives it.
+fn mixed_hex(v: &str) -> bool {
+    v.len() >= 12
+        && v.bytes().all(|b| b.is_ascii_hexdigit())
+        && v.bytes().any(|b| b.is_ascii_digit())
+        && v.bytes().any(|b| b.is_ascii_alphabetic())
+}
+
+/// A word and a number joined (`Nimbus_4417`, `Welcome-0514`): a
+/// password's shape when a password's verb gives it.
+fn word_and_number(v: &str) -> bool {
+    let parts: Vec<&str> = v.split(['-', '_']).collect();
+    parts.len() >= 2
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric()))
+        && parts
+            .iter()
+            .any(|p| p.len() >= 3 && p.bytes().all(|b| b.is_ascii_alphabetic()))
+        && parts.iter().any(|p| p.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Three or more capitalised words run together (`ParisInTheSpring`),
+/// where a product's name has two (`JavaScript`, `LastPass`, `PostgreSQL`).
+fn run_together(v: &str) -> bool {
+    let humps = v
+        .as_bytes()
+        .windows(2)
+        .filter(|w| w[0].is_ascii_uppercase() && w[1].is_ascii_lowercase())
+        .count();
+    humps >= 3 && v.len() >= 10 && v.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+/// The inside of a quoted value at the start of `rest` (`'granite owl
+/// whisper'`, `"mirror lake 2021"`): its range in `rest`, when it closes
+/// on the line within 64 bytes and holds at most five words.
+pub(super) fn quoted(rest: &str) -> Option<std::ops::Range<usize>> {
+    let open = rest.chars().next()?;
+    let close = match open {
+        '"' | '\'' | '`' => open,
+        '“' => '”',
+        '‘' => '’',
+        _ => return None,
+    };
+    let start = open.len_utf8();
+    let len = rest[start..].find(close)?;
+    let inner = &rest[start..start + len];
+    let ok = (4..=64).contains(&inner.len())
+        && !inner.contains('\n')
+        && inner == inner.trim()
+        && inner.split_whitespace().count() <= 5
+        // "the password is 'password'": the word itself, said in jest.
+        && !["password", "passwd", "pass", "secret", "token", "pin"]
+            .contains(&inner.to_lowercase().as_str())
+        && !super::placeholder(inner)
+        && !not_a_value(inner);
+    ok.then_some(start..start + len)
+}
