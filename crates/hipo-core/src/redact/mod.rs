@@ -91,7 +91,8 @@ fn redact_once(text: &str) -> Cow<'_, str> {
     }
     let parts = &need[PATTERNS.len()..];
     if parts.contains(&true) {
-        let found = said::find(&out, parts);
+        let mut found = said::find(&out, parts);
+        found.retain(|r| !public_by_design(&out[r.clone()]));
         if !found.is_empty() {
             out = Cow::Owned(replace_ranges(&out, found));
         }
@@ -123,6 +124,7 @@ fn replace_group(c: &Captures, group: usize, check: Option<fn(&str) -> bool>) ->
     };
     if secret.as_str() == REDACTED
         || placeholder(secret.as_str())
+        || public_by_design(secret.as_str())
         || check.is_some_and(|looks_secret| !looks_secret(secret.as_str()))
     {
         return whole.as_str().to_string();
@@ -139,11 +141,28 @@ fn replace_group(c: &Captures, group: usize, check: Option<fn(&str) -> bool>) ->
     )
 }
 
+/// True for keys made to be shown: Stripe's publishable keys and
+/// Mapbox's public tokens sit in every web page that uses them.
+fn public_by_design(secret: &str) -> bool {
+    ["pk_live_", "pk_test_", "pk.eyJ"]
+        .iter()
+        .any(|p| secret.starts_with(p))
+}
+
 /// True if a would-be secret is a documentation placeholder rather than a
 /// key: an ellipsis (`sk-...`), or mostly one repeated mask character
 /// (`********`, `AKIAXXXXXXXXXXXXXXXX`, `ghp_xxxx…`).
 fn placeholder(secret: &str) -> bool {
     if secret.contains("...") || secret.contains('…') {
+        return true;
+    }
+    // `YOUR_TOKEN_HERE`, `your-api-key`, `REPLACE_ME` (but `changeme` is
+    // as often the password a service was really left with).
+    let lower = secret.to_ascii_lowercase();
+    if ["your_", "your-", "_here", "replace_me"]
+        .iter()
+        .any(|p| lower.contains(p))
+    {
         return true;
     }
     let mut longest = 0;

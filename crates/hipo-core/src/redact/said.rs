@@ -18,7 +18,7 @@
 //! Without a verb ("passphrase orchid-tango-maple", "twilio auth token
 //! 3f…") the value must look strongly like a secret.
 
-use super::value::{Names, Strength, looks_made_up, looks_secret, names, quoted};
+use super::value::{Names, Strength, looks_made_up, looks_secret, names, quoted, spaced_words};
 use regex::Regex;
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -373,7 +373,7 @@ pub(super) fn find(text: &str, need: &[bool]) -> Vec<Range<usize>> {
         } else {
             Strength::Named
         };
-        let passphrase = word.to_lowercase().contains("passphrase");
+        let passphrase = word.to_lowercase().contains("phrase");
         if let Some(r) = read_value(text, m.end(), strength, passphrase, names) {
             add(&mut out, r);
         }
@@ -548,11 +548,13 @@ fn value_at(
     passphrase: bool,
     names: Names,
 ) -> Option<Range<usize>> {
-    if strength == Strength::Named
-        && names != Names::Other
-        && let Some(q) = quoted(&text[pos..end])
-    {
-        return Some(pos + q.start..pos + q.end);
+    if strength == Strength::Named && names != Names::Other {
+        if let Some(q) = quoted(&text[pos..end], passphrase) {
+            return Some(pos + q.start..pos + q.end);
+        }
+        if passphrase && let Some(len) = spaced_words(&text[pos..end]) {
+            return Some(pos..pos + len);
+        }
     }
     let value = value_range(text, pos, end)?;
     let v = &text[value.clone()];

@@ -109,7 +109,21 @@ fn not_a_value(v: &str) -> bool {
         ))
         .ok()
     });
-    super::placeholder(v) || path(v) || NOT.as_ref().is_some_and(|re| re.is_match(v))
+    // Where a password is kept, not the password ("it's in 1Password").
+    const MANAGERS: &[&str] = &[
+        "1password",
+        "lastpass",
+        "bitwarden",
+        "keepass",
+        "keepassxc",
+        "dashlane",
+        "keychain",
+        "passbolt",
+    ];
+    super::placeholder(v)
+        || MANAGERS.contains(&v.to_ascii_lowercase().as_str())
+        || path(v)
+        || NOT.as_ref().is_some_and(|re| re.is_match(v))
 }
 
 /// A path: slashes between names a person types (`~/.ssh/id_ed25519`,
@@ -308,8 +322,9 @@ fn run_together(v: &str) -> bool {
 
 /// The inside of a quoted value at the start of `rest` (`'granite owl
 /// whisper'`, `"mirror lake 2021"`): its range in `rest`, when it closes
-/// on the line within 64 bytes and holds at most five words.
-pub(super) fn quoted(rest: &str) -> Option<std::ops::Range<usize>> {
+/// on the line within 64 bytes and holds at most five words (twelve for
+/// a passphrase).
+pub(super) fn quoted(rest: &str, passphrase: bool) -> Option<std::ops::Range<usize>> {
     let open = rest.chars().next()?;
     let close = match open {
         '"' | '\'' | '`' => open,
@@ -320,14 +335,124 @@ pub(super) fn quoted(rest: &str) -> Option<std::ops::Range<usize>> {
     let start = open.len_utf8();
     let len = rest[start..].find(close)?;
     let inner = &rest[start..start + len];
-    let ok = (4..=64).contains(&inner.len())
+    let ok = (4..=96).contains(&inner.len())
         && !inner.contains('\n')
         && inner == inner.trim()
-        && inner.split_whitespace().count() <= 5
+        && inner.split_whitespace().count() <= if passphrase { 12 } else { 5 }
         // "the password is 'password'": the word itself, said in jest.
         && !["password", "passwd", "pass", "secret", "token", "pin"]
             .contains(&inner.to_lowercase().as_str())
         && !super::placeholder(inner)
         && !not_a_value(inner);
     ok.then_some(start..start + len)
+}
+
+/// The length of a passphrase of plain words at the start of `rest`, up
+/// to the clause's end ("correct horse battery staple", "tangerine sky
+/// over wool, all lowercase"): three to twenty-four words of letters,
+/// none of them grammar or words about the phrase ("is stored in the
+/// vault", "is twelve random words").
+pub(super) fn spaced_words(rest: &str) -> Option<usize> {
+    const PROSE: &[&str] = &[
+        "not",
+        "no",
+        "in",
+        "on",
+        "at",
+        "the",
+        "a",
+        "an",
+        "to",
+        "of",
+        "for",
+        "is",
+        "are",
+        "be",
+        "been",
+        "was",
+        "were",
+        "and",
+        "or",
+        "but",
+        "with",
+        "from",
+        "by",
+        "as",
+        "it",
+        "its",
+        "this",
+        "that",
+        "stored",
+        "kept",
+        "saved",
+        "required",
+        "set",
+        "same",
+        "different",
+        "written",
+        "shared",
+        "sent",
+        "also",
+        "still",
+        "now",
+        "here",
+        "there",
+        "where",
+        "when",
+        "what",
+        "which",
+        "who",
+        "you",
+        "your",
+        "my",
+        "our",
+        "their",
+        "his",
+        "her",
+        "we",
+        "they",
+        "i",
+        "do",
+        "does",
+        "did",
+        "have",
+        "has",
+        "had",
+        "will",
+        "would",
+        "should",
+        "can",
+        "could",
+        "please",
+        "ask",
+        "check",
+        "see",
+        "use",
+        "used",
+        "words",
+        "word",
+        "characters",
+        "chars",
+        "letters",
+        "digits",
+        "numbers",
+        "long",
+        "short",
+        "random",
+        "secure",
+        "strong",
+        "weak",
+        "very",
+        "too",
+    ];
+    let stop = rest
+        .find(|c: char| matches!(c, ',' | '.' | ';' | '(' | '!' | '?' | '"' | '`'))
+        .unwrap_or(rest.len());
+    let phrase = rest[..stop].trim_end();
+    let words: Vec<&str> = phrase.split_whitespace().collect();
+    let plain = words.iter().all(|w| {
+        w.bytes().all(|b| b.is_ascii_alphabetic())
+            && !PROSE.contains(&w.to_ascii_lowercase().as_str())
+    });
+    ((3..=24).contains(&words.len()) && plain).then_some(phrase.len())
 }
