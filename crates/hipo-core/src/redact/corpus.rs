@@ -176,15 +176,10 @@ fn corpus_is_idempotent_and_keeps_line_count() {
     }
 }
 
-/// A corpus written elsewhere (a blind set: its writers never saw the
-/// rules), by half (odd / even rows): `HIPO_SECRETS_TSV` rows
-/// `kind<TAB>secret<TAB>line`, `HIPO_LOOKALIKES_TSV` rows `kind<TAB>line`.
-/// `cargo test -p hipo-core --lib external_corpus -- --ignored --nocapture`.
-#[test]
-#[ignore = "needs HIPO_SECRETS_TSV and HIPO_LOOKALIKES_TSV"]
-fn external_corpus() {
-    let read = |var: &str| std::fs::read_to_string(std::env::var(var).unwrap()).unwrap();
-    let (secrets, looks) = (read("HIPO_SECRETS_TSV"), read("HIPO_LOOKALIKES_TSV"));
+/// Secrets caught and look-alikes kept by half (odd / even rows) of a
+/// corpus in the blind sets' form: `kind<TAB>secret<TAB>line` and
+/// `kind<TAB>line` rows. Prints what leaked and what was altered.
+fn by_half(secrets: &str, looks: &str) -> [[usize; 4]; 2] {
     let rows = |text: &str, n: usize| -> Vec<Vec<String>> {
         text.lines()
             .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
@@ -192,44 +187,98 @@ fn external_corpus() {
             .filter(|f| f.len() == n)
             .collect()
     };
-    let (s, l) = (rows(&secrets, 3), rows(&looks, 2));
-    let mut caught = [0, 0];
-    let mut kept = [0, 0];
+    let (s, l) = (rows(secrets, 3), rows(looks, 2));
+    // Per half: secrets caught, secrets, look-alikes kept, look-alikes.
+    let mut out = [[0; 4]; 2];
     for (i, r) in s.iter().enumerate() {
+        out[i % 2][1] += 1;
         if redact(&r[2]).contains(r[1].as_str()) {
             eprintln!(
                 "leaked {} ({}): {}\n     -> {}",
                 r[0],
-                ["A", "B"][i % 2],
+                i % 2,
                 r[2],
                 redact(&r[2])
             );
         } else {
-            caught[i % 2] += 1;
+            out[i % 2][0] += 1;
         }
     }
     for (i, r) in l.iter().enumerate() {
+        out[i % 2][3] += 1;
         if redact(&r[1]) == r[1].as_str() {
-            kept[i % 2] += 1;
+            out[i % 2][2] += 1;
         } else {
             eprintln!(
                 "altered {} ({}): {}\n     -> {}",
                 r[0],
-                ["A", "B"][i % 2],
+                i % 2,
                 r[1],
                 redact(&r[1])
             );
         }
     }
-    let half = |n: usize, h: usize| n / 2 + (h == 0 && n % 2 == 1) as usize;
-    for h in 0..2 {
-        eprintln!(
-            "half {}: secrets caught {} of {}, look-alikes kept {} of {}",
-            ["A", "B"][h],
-            caught[h],
-            half(s.len(), h),
-            kept[h],
-            half(l.len(), h)
-        );
+    for (h, [caught, n, kept, m]) in out.iter().enumerate() {
+        eprintln!("half {h}: secrets caught {caught} of {n}, look-alikes kept {kept} of {m}");
     }
+    out
+}
+
+/// The two sets written blind (their writers never saw the rules; the
+/// rules were then worked on against them, so they are dev sets now,
+/// docs/reliability.md): what they catch and keep may only grow.
+#[test]
+fn blind_sets_hold_their_figures() {
+    for (secrets, looks, caught, kept) in [
+        (
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../tests/data/blind_secrets.tsv"
+            )),
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../tests/data/blind_lookalikes.tsv"
+            )),
+            BLIND_CAUGHT,
+            BLIND_KEPT,
+        ),
+        (
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../tests/data/blind_said_secrets.tsv"
+            )),
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../tests/data/blind_said_lookalikes.tsv"
+            )),
+            SAID_CAUGHT,
+            SAID_KEPT,
+        ),
+    ] {
+        let got = by_half(secrets, looks);
+        for h in 0..2 {
+            assert!(got[h][0] >= caught[h], "half {h}: {:?}", got[h]);
+            assert!(got[h][2] >= kept[h], "half {h}: {:?}", got[h]);
+        }
+    }
+}
+
+/// Caught and kept by half now. Before the rules were worked on against
+/// them, `hipo export` showed 256 of the first set's 303 secrets caught
+/// and 204 of its 213 look-alikes kept, 96 of 183 and 210 of 212 for the
+/// second.
+const BLIND_CAUGHT: [usize; 2] = [146, 142];
+const BLIND_KEPT: [usize; 2] = [104, 103];
+const SAID_CAUGHT: [usize; 2] = [81, 80];
+const SAID_KEPT: [usize; 2] = [106, 105];
+
+/// A corpus written elsewhere, by half: `HIPO_SECRETS_TSV` and
+/// `HIPO_LOOKALIKES_TSV` in the blind sets' form (a new blind set, before
+/// anyone works against it).
+/// `cargo test -p hipo-core --lib external_corpus -- --ignored --nocapture`.
+#[test]
+#[ignore = "needs HIPO_SECRETS_TSV and HIPO_LOOKALIKES_TSV"]
+fn external_corpus() {
+    let read = |var: &str| std::fs::read_to_string(std::env::var(var).unwrap()).unwrap();
+    by_half(&read("HIPO_SECRETS_TSV"), &read("HIPO_LOOKALIKES_TSV"));
 }

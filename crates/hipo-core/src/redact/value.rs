@@ -446,7 +446,7 @@ pub(super) fn spaced_words(rest: &str) -> Option<usize> {
         "too",
     ];
     let stop = rest
-        .find(|c: char| matches!(c, ',' | '.' | ';' | '(' | '!' | '?' | '"' | '`'))
+        .find([',', '.', ';', '(', '!', '?', '"', '`'])
         .unwrap_or(rest.len());
     let phrase = rest[..stop].trim_end();
     let words: Vec<&str> = phrase.split_whitespace().collect();

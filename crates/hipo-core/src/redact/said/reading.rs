@@ -1,0 +1,351 @@
+//! Reading the words after a secret word the way a person reads them:
+//! the noun phrase ("for the staging box"), the verb or sign that gives
+//! the value ("is", "=", ":", "->", "set to", "ist", "は", …), then the
+//! value, which is a secret only if it looks like one of what the word
+//! names ([`crate::redact::value`]).
+
+use crate::redact::value::{Names, Strength, looks_made_up, looks_secret, quoted, spaced_words};
+use std::ops::Range;
+
+/// Words that, in the noun phrase after the secret word, say the value
+/// is not the secret itself but something about it.
+const NOT_THE_SECRET: &[&str] = &[
+    "hash",
+    "hashes",
+    "hashed",
+    "hashing",
+    "digest",
+    "checksum",
+    "sha",
+    "commit",
+    "commits",
+    "id",
+    "ids",
+    "uuid",
+    "version",
+    "versions",
+    "fingerprint",
+    "name",
+    "names",
+    "path",
+    "file",
+    "files",
+    "length",
+    "size",
+    "format",
+    "prefix",
+    "endpoint",
+    "url",
+    "uri",
+    "ttl",
+    "expiry",
+    "expires",
+    "expiration",
+    "policy",
+    "rotation",
+    "count",
+    "limit",
+    "limits",
+    "budget",
+    "model",
+    "manager",
+    "algorithm",
+    "header",
+    "field",
+    "column",
+    "request",
+    "requests",
+    "server",
+    "host",
+    "port",
+    "hint",
+    "label",
+    "scope",
+    "scopes",
+    "change",
+    "fix",
+    "fixed",
+    "issue",
+    "ticket",
+    "pr",
+    "branch",
+    "usage",
+    "cost",
+    "price",
+    "rate",
+    "store",
+    "storage",
+    "location",
+    "dir",
+    "directory",
+    "folder",
+    "env",
+    "variable",
+    "var",
+    "setting",
+    "network",
+    "ssid",
+];
+
+/// Words that start what the secret belongs to ("for the jump host",
+/// "of the server", "on build-03").
+const PREPOSITIONS: &[&str] = &["for", "of", "on", "at", "in", "from", "with", "to"];
+
+/// Adverbs between the verb and the value ("is still …", "is now …").
+const FILLERS: &[&str] = &[
+    "now",
+    "still",
+    "literally",
+    "just",
+    "currently",
+    "actually",
+    "probably",
+    "simply",
+    "also",
+    "set",
+    "changed",
+    "reset",
+    "updated",
+    "jetzt",
+    "noch",
+    "maintenant",
+    "ahora",
+    "agora",
+];
+
+/// Verbs and signs that give the value. Words need a word boundary; the
+/// CJK particles attach to the noun.
+const VERBS: &[&str] = &[
+    "is", "was", "are", "were", "to", "as", "ist", "war", "est", "était", "es", "era", "é", "è",
+    "är", "er", "это",
+];
+const SIGNS: &[&str] = &[
+    "->", "=>", "=", ":", "：", "—", "–", "'s", "’s", "는", "은", "は", "是", "为", "為",
+];
+
+/// Reads the noun phrase, the verb and the value after a secret word
+/// ending at `at`; the value's range if it is a secret.
+pub(super) fn read_value(
+    text: &str,
+    at: usize,
+    strength: Strength,
+    mut passphrase: bool,
+    names: Names,
+) -> Option<Range<usize>> {
+    // A word glued to what follows is part of something else:
+    // `user:password@host`, `<password>`, `password.len()`, `/token/`.
+    if text[at..].starts_with(|c: char| {
+        c.is_ascii_punctuation() && !matches!(c, ':' | '=' | '-' | '\'' | '(' | ',' | '"')
+    }) {
+        return None;
+    }
+    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let mut pos = at;
+    let mut words = 0;
+    let mut verb = false;
+    let mut described = false;
+    loop {
+        // A value in brackets right after the words: "the SFTP password
+        // (Nimbus_4417) expires".
+        if !verb && let Some(r) = bracketed(text, pos, line_end, passphrase, names) {
+            return Some(r);
+        }
+        pos = skip_space(text, pos, line_end);
+        if pos >= line_end {
+            return None;
+        }
+        let rest = &text[pos..line_end];
+        if let Some(n) = sign_or_verb(rest) {
+            // "to" and "as" also start a noun phrase's tail ("the password
+            // to the shared drive is …"): read on when no value follows.
+            let preposition = matches!(rest[..n].to_lowercase().as_str(), "to" | "as");
+            let after = skip_space(text, pos + n, line_end);
+            if preposition && determiner(&text[after..line_end]) {
+                pos = after;
+                words += 1;
+                continue;
+            }
+            verb = true;
+            pos += n;
+            continue;
+        }
+        let token_end = rest.find(char::is_whitespace).map_or(line_end, |i| pos + i);
+        let token = &text[pos..token_end];
+        let lower = token.to_lowercase();
+        let bare = lower.trim_matches(|c: char| !c.is_alphanumeric());
+        if verb && FILLERS.contains(&bare) {
+            pos = token_end;
+            continue;
+        }
+        if verb {
+            return after_sign(text, pos, line_end, strength, passphrase, names);
+        }
+        // No verb yet: a value that is plainly a secret ("passphrase …").
+        let value = value_range(text, pos, line_end);
+        if let Some(v) = value.filter(|v| {
+            let v = &text[v.clone()];
+            looks_secret(v, Strength::Bare, passphrase) || looks_made_up(v, Strength::Bare, names)
+        }) {
+            return Some(v);
+        }
+        passphrase |= bare.contains("passphrase");
+        words += 1;
+        // Past a preposition the words say whose secret it is ("the
+        // password for the jump host: …"), not what the value is.
+        let about = !described && NOT_THE_SECRET.contains(&bare);
+        described |= PREPOSITIONS.contains(&bare);
+        if words > 7 || about || ends_clause(token) {
+            return None;
+        }
+        // A word glued to its sign: "(staging):", "Passwort:".
+        if token.ends_with([':', '=', '：']) {
+            verb = true;
+        }
+        pos = token_end;
+    }
+}
+
+/// The value at `pos`, just after the verb or sign; failing that, one
+/// given after a colon or an arrow later in the clause ("is the usual
+/// one: Aardvark1987", "is the same as before: tacocat77").
+fn after_sign(
+    text: &str,
+    pos: usize,
+    end: usize,
+    strength: Strength,
+    passphrase: bool,
+    names: Names,
+) -> Option<Range<usize>> {
+    if let Some(r) = value_at(text, pos, end, strength, passphrase, names) {
+        return Some(r);
+    }
+    let rest = &text[pos..end];
+    let clause = rest
+        .char_indices()
+        .find(|&(i, c)| {
+            ends_clause(&rest[..i + c.len_utf8()])
+                && rest[i + c.len_utf8()..].starts_with(char::is_whitespace)
+        })
+        .map_or(rest.len(), |(i, _)| i);
+    let near = &rest[..clause];
+    let (i, sign) = [": ", " -> ", " => "]
+        .iter()
+        .filter_map(|s| near.find(s).map(|i| (i, s.len())))
+        .min()?;
+    if i > 80 {
+        return None;
+    }
+    let next = skip_space(text, pos + i + sign, end);
+    value_at(text, next, end, strength, passphrase, names)
+}
+
+/// The value at `pos` if it is a secret of what the word names: one that
+/// looks random, or made up as such secrets are ([`looks_made_up`]), or
+/// in quotes after a password's or PIN's verb.
+fn value_at(
+    text: &str,
+    pos: usize,
+    end: usize,
+    strength: Strength,
+    passphrase: bool,
+    names: Names,
+) -> Option<Range<usize>> {
+    if strength == Strength::Named && names != Names::Other {
+        if let Some(q) = quoted(&text[pos..end], passphrase) {
+            return Some(pos + q.start..pos + q.end);
+        }
+        if passphrase && let Some(len) = spaced_words(&text[pos..end]) {
+            return Some(pos..pos + len);
+        }
+    }
+    let value = value_range(text, pos, end)?;
+    let v = &text[value.clone()];
+    (looks_secret(v, strength, passphrase) || looks_made_up(v, strength, names)).then_some(value)
+}
+
+/// A value alone in brackets at `pos` (spaces before it aside), read as
+/// if a verb had given it.
+fn bracketed(
+    text: &str,
+    pos: usize,
+    end: usize,
+    passphrase: bool,
+    names: Names,
+) -> Option<Range<usize>> {
+    let rest = &text[pos..end];
+    let open = pos + (rest.len() - rest.trim_start().len());
+    let inside = text[open..end].strip_prefix('(')?;
+    let close = inside.find(')')?;
+    if inside[..close].contains(char::is_whitespace) {
+        return None;
+    }
+    value_at(
+        text,
+        open + 1,
+        open + 1 + close,
+        Strength::Named,
+        passphrase,
+        names,
+    )
+}
+
+fn skip_space(text: &str, mut pos: usize, end: usize) -> usize {
+    while let Some(c) = text[pos..end].chars().next() {
+        if !c.is_whitespace() && !matches!(c, ',' | '(' | ')') {
+            break;
+        }
+        pos += c.len_utf8();
+    }
+    pos
+}
+
+/// The length of a verb or sign at the start of `rest`, if any.
+fn sign_or_verb(rest: &str) -> Option<usize> {
+    for s in SIGNS {
+        if rest.starts_with(s) {
+            return Some(s.len());
+        }
+    }
+    let word_end = rest
+        .find(|c: char| !c.is_alphabetic())
+        .unwrap_or(rest.len());
+    let word = rest[..word_end].to_lowercase();
+    VERBS.contains(&word.as_str()).then_some(word_end)
+}
+
+/// Whether `rest` starts with a determiner: what follows is a noun
+/// phrase, not a value.
+fn determiner(rest: &str) -> bool {
+    let word: String = rest
+        .chars()
+        .take_while(|c| c.is_alphabetic())
+        .collect::<String>()
+        .to_lowercase();
+    [
+        "the", "a", "an", "my", "our", "your", "his", "her", "their", "this", "that",
+    ]
+    .contains(&word.as_str())
+}
+
+fn ends_clause(token: &str) -> bool {
+    token.ends_with(['.', ';', '!', '?', '。', '！', '？'])
+}
+
+/// The value starting at `pos`: printable ASCII up to a space, a quote or
+/// other text (`パスワードはX です`), without an opening quote or the
+/// sentence's punctuation at its end.
+pub(super) fn value_range(text: &str, pos: usize, end: usize) -> Option<Range<usize>> {
+    let rest = &text[pos..end];
+    let open = rest
+        .find(|c: char| !matches!(c, '"' | '\'' | '`' | '“' | '‘' | '«' | '„'))
+        .unwrap_or(rest.len());
+    let start = pos + open;
+    let len = text[start..end]
+        .find(|c: char| !c.is_ascii_graphic() || matches!(c, '"' | '`'))
+        .unwrap_or(end - start);
+    let mut stop = start + len;
+    while stop > start && text[..stop].ends_with(['.', ',', ';', ':', '!', '?', ')', ']', '\'']) {
+        stop -= 1;
+    }
+    (stop > start).then_some(start..stop)
+}
