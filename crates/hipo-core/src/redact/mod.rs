@@ -165,6 +165,10 @@ fn placeholder(secret: &str) -> bool {
     {
         return true;
     }
+    // `***`, `•••`: masked, however short.
+    if secret.len() >= 3 && secret.chars().all(|c| matches!(c, '*' | '•' | '·')) {
+        return true;
+    }
     let mut longest = 0;
     let mut run = 0;
     let mut prev = None;

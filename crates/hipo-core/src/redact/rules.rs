@@ -345,6 +345,55 @@ pub(super) const PATTERNS: &[Rule] = &[
         Some(not_a_placeholder_password),
         &["@tcp(", "@unix("],
     ),
+    // Command lines that take a password after a login: `htpasswd -b
+    // FILE USER PASS`, `ldapsearch … -w PASS`, `smbclient -U user%PASS`,
+    // `az login … -p PASS`, `wandb login KEY`.
+    (
+        r"(?-u:\b)htpasswd\s+(?:-[A-Za-z]+\s+)*?-[A-Za-z]*b[A-Za-z]*\s+(?:-[A-Za-z]+\s+)*\S+\s+\S+\s+(\S{3,})",
+        1,
+        Some(not_a_flag),
+        &["htpasswd"],
+    ),
+    (
+        r#"(?-u:\b)ldap[a-z]*\s[^\n|;&]*?\s-w\s+["']?([^\s"'$<{-][^\s"']{2,})"#,
+        1,
+        None,
+        &["ldap"],
+    ),
+    (r#"\s-U\s+["']?[^\s%"']+%([^\s"']{3,})"#, 1, None, &["-U"]),
+    (
+        r#"(?-u:\b)az\s+login\s[^\n|;&]*?\s-p\s+["']?([^\s"'$<{-][^\s"']{2,})"#,
+        1,
+        None,
+        &["az login"],
+    ),
+    (
+        r"(?-u:\b)wandb\s+login\s+([0-9a-f]{40})(?-u:\b)",
+        1,
+        None,
+        &["wandb"],
+    ),
+    // A user and password in code: `auth=("api", "…")`, PowerShell's
+    // `ConvertTo-SecureString "…"`.
+    (
+        r#"(?-u:\b)auth\s*=\s*\(\s*["'][^"'\n]*["']\s*,\s*["']([^"'\n]{3,})["']"#,
+        1,
+        Some(not_a_placeholder_password),
+        &["auth"],
+    ),
+    (
+        r#"(?i)ConvertTo-SecureString\s+(?:-String\s+)?["']([^"'\n]{3,})["']"#,
+        1,
+        None,
+        &["ConvertTo-SecureString"],
+    ),
+    // Session cookies: whoever holds one is logged in.
+    (
+        r"(?i)(?:^|[;\s])(?:sessionid|session_id|session|sid|connect\.sid|phpsessid|jsessionid|laravel_session|_session_id|remember_token)=([A-Za-z0-9%._+/-]{16,}={0,2})",
+        1,
+        Some(high_entropy),
+        &["session", "sid="],
+    ),
     // keytool's and openssl's password flags: `-storepass …`,
     // `-passout pass:…`.
     (

@@ -166,14 +166,21 @@ pub(super) fn names(word: &str) -> Names {
         "combo",
         "combination",
         "puk",
+        "código",
+        "codigo",
+        "digicode",
+        "codice",
         "暗証番号",
+        "验证码",
+        "驗證碼",
+        "認証コード",
+        "確認コード",
+        "인증",
     ];
     let password = [
         "pass",
         "pw",
         "pwd",
-        "wifi",
-        "wi-fi",
         "암호",
         "kennwort",
         "mot de passe",
@@ -194,6 +201,8 @@ pub(super) fn names(word: &str) -> Names {
     if pin
         .iter()
         .any(|p| w.starts_with(p) || w.ends_with(p) || w.ends_with(&format!("{p}s")))
+        || w.contains(" code")
+        || w.contains("code ")
     {
         Names::Pin
     } else if password.iter().any(|p| w.starts_with(p))
@@ -223,19 +232,62 @@ pub(super) fn looks_made_up(v: &str, strength: Strength, names: Names) -> bool {
     if code && digits_code(v) {
         return true;
     }
+    // A code of letters and digits: "Xr7pQ2", "46B19", "ZK4-P9Q-7MT".
+    if names == Names::Pin && strength == Strength::Named && letters_code(v) {
+        return true;
+    }
     if v.len() < 6 || not_a_value(v) {
         return false;
     }
     match (names, strength) {
         (Names::Password, Strength::Named) => {
-            joined_words(v, 2) || run_together(v) || word_and_number(v) || mixed_hex(v)
+            joined_words(v, 2)
+                || run_together(v)
+                || word_and_number(v)
+                || mixed_hex(v)
+                || words_and_symbols(v)
         }
         (Names::Password, Strength::Bare) => {
-            joined_words(v, 3) || (joined_words(v, 2) && v.bytes().any(|b| b.is_ascii_digit()))
+            joined_words(v, 3)
+                || (joined_words(v, 2) && v.bytes().any(|b| b.is_ascii_digit()))
+                || run_together(v)
         }
         (Names::Other | Names::Pin, Strength::Named) => joined_words(v, 3),
         _ => false,
     }
+}
+
+/// Words with symbols inside (`Sky!Bridge!Falcon`, `Hello#World`): a
+/// password's shape, where prose ends a word with its punctuation.
+fn words_and_symbols(v: &str) -> bool {
+    let inner = v.trim_end_matches(|c: char| c.is_ascii_punctuation());
+    v.len() >= 8
+        && inner.bytes().any(|b| b.is_ascii_alphabetic())
+        && inner.bytes().any(|b| {
+            matches!(
+                b,
+                b'!' | b'@' | b'#' | b'$' | b'%' | b'^' | b'&' | b'*' | b'+' | b'=' | b'?' | b'~'
+            )
+        })
+        && !inner.contains(['[', '(', '{', '<'])
+}
+
+/// A code of letters and digits (`Xr7pQ2`, `46B19`, `ZK4-P9Q-7MT`): up
+/// to four groups of at most six, 4 to 12 characters in all, a digit
+/// among them, no group a word ("6-digits", "4-digit").
+fn letters_code(v: &str) -> bool {
+    let groups: Vec<&str> = v.split('-').collect();
+    let total: usize = groups.iter().map(|g| g.len()).sum();
+    groups.len() <= 4
+        && (4..=12).contains(&total)
+        && groups.iter().all(|g| {
+            !g.is_empty()
+                && g.len() <= 6
+                && g.bytes().all(|b| b.is_ascii_alphanumeric())
+                && !(g.len() >= 4 && g.bytes().all(|b| b.is_ascii_alphabetic()))
+        })
+        && v.bytes().any(|b| b.is_ascii_digit())
+        && v.bytes().any(|b| b.is_ascii_alphabetic())
 }
 
 /// A PIN or a code: 4 to 12 digits, or groups of digits (`4829-1735`).

@@ -34,7 +34,9 @@ use std::sync::LazyLock;
 const KEYWORD: &str = concat!(
     r"(?i:passwort|kennwort|mot de passe|mdp|contraseña|senha|wachtwoord|hasło|haslo|пароль|токен)",
     r"|(?i-u:passw(?:or)?ds?|passphrases?|passcodes?|pwd|pw|pass|pins?|wi-?fi|secrets?|tokens?|authtokens?|credentials?|creds)",
-    r"|(?i-u:(?:backup|recovery|unlock|access|door|alarm|gate|verification|otp|2fa|mfa|lock|keypad|opener|lockbox|entry|security|safe|garage|building)[ _-]?codes?)",
+    r"|(?i-u:(?:backup|recovery|unlock|access|door|alarm|gate|verification|otp|2fa|mfa|lock|keypad|opener|lockbox|entry|security|safe|garage|building|sms|one[ -]?time|atm|meeting|bridge|release|login|auth)[ _-]?codes?)",
+    r"|(?i:c[óo]digo de (?:verificaci[óo]n|acceso|seguridad|desbloqueo)|code d'acc[èe]s|code de (?:v[ée]rification|s[ée]curit[ée])|digicode|codice di (?:verifica|accesso|sicurezza))",
+    r"|验证码|驗證碼|認証コード|確認コード|인증번호|인증 ?코드",
     r"|(?i-u:(?:otp|totp|2fa|mfa)[ _-]?seeds?|combo|combination|puk|pasword|passwrod|passowrd|paswrod|paswd)",
     r"|(?i-u:(?:secret|seed|recovery|backup|challenge|mnemonic|wallet)[ _-]?phrases?)|비번",
     r"|((?i-u:api|secret|access|private|signing|encryption|auth|master|app|client|license|ssh|gpg|deploy|account|pre-?shared|shared)[ _-]?)?",
@@ -84,12 +86,16 @@ static LOGIN_RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
 });
 
 /// The value first: "`X` is the password for staging", "set it to X,
-/// that's the kibana password", "the new one is X (password for …)".
+/// that's the kibana password", "the new one is X (password for …)",
+/// "X is what I set the root password to", "X — that's the new jenkins
+/// password".
 /// Matched on the line before a secret word, so it runs once a word.
 static BEFORE_RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(concat!(
-        r#"(?:^|[\s"'`])([\x21-\x7E&&[^"'`]]{6,}?)["'`]?(?:\s+|\s*[,(]\s*)"#,
-        r"(?:(?i:is|was|that's|that is|it's|as)\s+)?(?:(?i:the|my|our|your|their)\s+)?",
+        r#"(?:^|[\s"'`])([\x21-\x7E&&[^"'`]]{4,}?)["'`]?(?:\s+|\s*[,(]\s*|\s+[—–-]\s+)"#,
+        r"(?:(?i:is|was|that's|that is|it's|as)\s+)?",
+        r"(?:(?i:what|which)\s+(?:[\w']+\s+){1,3}?(?i:as|to)?\s*)?",
+        r"(?:(?i:the|my|our|your|their)\s+)?",
         r"(?:[\w-]+\s+){0,2}?$"
     ))
     .ok()
@@ -106,6 +112,7 @@ fn said_after(word: &str) -> bool {
         "pin",
         "pw",
         "passcode",
+        "key",
         "secret",
         "token",
     ]
@@ -134,6 +141,16 @@ impl Part {
                 "pin",
                 "wifi",
                 "wi-fi",
+                "sms",
+                "atm",
+                "código",
+                "codigo",
+                "digicode",
+                "codice",
+                "验证码",
+                "驗證碼",
+                "コード",
+                "인증",
                 "code",
                 "seed",
                 "combo",
@@ -238,7 +255,10 @@ pub(super) fn find(text: &str, need: &[bool]) -> Vec<Range<usize>> {
         }
         let word = m.as_str();
         let names = names(word);
-        if let Some(r) = said_after(word)
+        // "X, the password is on the router": a word with a verb of its
+        // own is given its value after.
+        let own_verb = reading::verb_follows(&text[m.end()..]);
+        if let Some(r) = (said_after(word) && !own_verb)
             .then(|| before(text, m.start(), names))
             .flatten()
         {
@@ -376,6 +396,22 @@ mod tests {
                 "the SFTP password (Nimbus_4417) expires soon",
                 "Nimbus_4417",
             ),
+            // Codes said in groups or of letters and digits.
+            (
+                "the one-time code from the authenticator is 209 448",
+                "209 448",
+            ),
+            ("the meeting passcode is Xr7pQ2", "Xr7pQ2"),
+            (
+                "cloudflare login pw = Sky!Bridge!Falcon",
+                "Sky!Bridge!Falcon",
+            ),
+            // The value first, however the sentence runs on to the word.
+            (
+                "Kh8$pW2@nQ is what I set the root password to on the new box",
+                "Kh8$pW2@nQ",
+            ),
+            ("8812 is my PIN for the lab phone", "8812"),
         ] {
             assert_eq!(redacted(text), [secret], "{text}");
         }
@@ -411,6 +447,10 @@ mod tests {
             "the password is in 1Password",
             "the recovery phrase is twelve random words",
             "the password is 'password', said nobody sensible",
+            "the network name is NETGEAR47-5G, the password is on the router",
+            "office wifi is 'HQ-Staff' now",
+            "the passcode is 6-digits",
+            "password = os.environ['DB_PASS']",
         ] {
             assert!(redacted(text).is_empty(), "{text}");
         }

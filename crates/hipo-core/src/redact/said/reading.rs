@@ -116,8 +116,8 @@ const FILLERS: &[&str] = &[
 /// Verbs and signs that give the value. Words need a word boundary; the
 /// CJK particles attach to the noun.
 const VERBS: &[&str] = &[
-    "is", "was", "are", "were", "to", "as", "ist", "war", "est", "était", "es", "era", "é", "è",
-    "är", "er", "это",
+    "is", "was", "be", "being", "are", "were", "to", "as", "ist", "war", "est", "était", "es",
+    "era", "é", "è", "är", "er", "это",
 ];
 const SIGNS: &[&str] = &[
     "->", "=>", "=", ":", "：", "—", "–", "'s", "’s", "는", "은", "は", "是", "为", "為",
@@ -257,10 +257,46 @@ fn value_at(
         if passphrase && let Some(len) = spaced_words(&text[pos..end]) {
             return Some(pos..pos + len);
         }
+        // A code said in groups: "884 2019 71", "209 448".
+        if names == Names::Pin
+            && let Some(len) = digit_groups(&text[pos..end])
+        {
+            return Some(pos..pos + len);
+        }
     }
     let value = value_range(text, pos, end)?;
     let v = &text[value.clone()];
     (looks_secret(v, strength, passphrase) || looks_made_up(v, strength, names)).then_some(value)
+}
+
+/// The length of digits in groups of one to four at the start of
+/// `rest`, single spaces between, when there are two groups or more and
+/// four to twelve digits in all.
+fn digit_groups(rest: &str) -> Option<usize> {
+    let mut len = 0;
+    let mut groups = 0;
+    let mut digits = 0;
+    for group in rest.split(' ') {
+        let d = group.trim_end_matches(['.', ',', ';', ')']);
+        if d.is_empty() || d.len() > 4 || !d.bytes().all(|b| b.is_ascii_digit()) {
+            break;
+        }
+        len += usize::from(groups > 0) + d.len();
+        groups += 1;
+        digits += d.len();
+        if d.len() < group.len() {
+            break;
+        }
+    }
+    (groups >= 2 && (4..=12).contains(&digits)).then_some(len)
+}
+
+/// Whether a verb or sign comes right after a secret word (spaces
+/// aside); "to" and "as" end a sentence as often ("… what I set the root
+/// password to").
+pub(super) fn verb_follows(rest: &str) -> bool {
+    let rest = rest.trim_start();
+    sign_or_verb(rest).is_some_and(|n| !matches!(rest[..n].to_lowercase().as_str(), "to" | "as"))
 }
 
 /// A value alone in brackets at `pos` (spaces before it aside), read as
