@@ -281,11 +281,11 @@ fn blind_sets_hold_their_figures() {
 /// second.
 const BLIND_CAUGHT: [usize; 2] = [147, 144];
 const BLIND_KEPT: [usize; 2] = [104, 103];
-const SAID_CAUGHT: [usize; 2] = [81, 80];
+const SAID_CAUGHT: [usize; 2] = [82, 80];
 const SAID_KEPT: [usize; 2] = [106, 105];
 /// The third set was held out from the first round of work (157 of 249
 /// caught before it, 197 after; 239 and 242 of 245 kept), then worked on.
-const AGENT_CAUGHT: [usize; 2] = [117, 106];
+const AGENT_CAUGHT: [usize; 2] = [117, 108];
 const AGENT_KEPT: [usize; 2] = [123, 121];
 
 /// A corpus written elsewhere, by half: `HIPO_SECRETS_TSV` and

@@ -165,6 +165,10 @@ fn placeholder(secret: &str) -> bool {
     {
         return true;
     }
+    // Python's `%(DB_PASS)s`, a template's slot.
+    if secret.starts_with("%(") && secret.ends_with(")s") {
+        return true;
+    }
     // `***`, `•••`: masked, however short.
     if secret.len() >= 3 && secret.chars().all(|c| matches!(c, '*' | '•' | '·')) {
         return true;

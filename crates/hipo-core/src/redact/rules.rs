@@ -162,7 +162,7 @@ pub(super) const PATTERNS: &[Rule] = &[
     (
         r#"(?:^|\s)(?:-u|--user)[ =]?["']?[^\s:"'@/$]+:([^\s"'@$<{][^\s"'@]{2,})"#,
         1,
-        Some(not_a_number),
+        Some(not_a_number_nor_a_word),
         &["-u"],
     ),
     // Stripe live/test secret and restricted keys.
@@ -327,7 +327,7 @@ pub(super) const PATTERNS: &[Rule] = &[
     (
         r"[?&](?i:appid|app_id|api_?key|access_?token|auth_?token|token|key|client_?secret|secret|password|pwd)=([A-Za-z0-9._~%+/-]{16,})",
         1,
-        Some(high_entropy),
+        Some(key_like),
         &[
             "appid=",
             "app_id=",
@@ -391,8 +391,28 @@ pub(super) const PATTERNS: &[Rule] = &[
     (
         r"(?i)(?:^|[;\s])(?:sessionid|session_id|session|sid|connect\.sid|phpsessid|jsessionid|laravel_session|_session_id|remember_token)=([A-Za-z0-9%._+/-]{16,}={0,2})",
         1,
-        Some(high_entropy),
+        Some(random_not_uuid),
         &["session", "sid="],
+    ),
+    // `docker login … -p …`, Redis's `requirepass` and `masterauth`.
+    (
+        r#"(?-u:\b)docker\s+login\s[^\n|;&]*?\s-p\s+["']?([^\s"'$<{-][^\s"']{2,})"#,
+        1,
+        None,
+        &["docker login"],
+    ),
+    (
+        r#"(?-u:\b)(?:requirepass|masterauth)\s+["']?([^\s"'$<{][^\s"']{2,})"#,
+        1,
+        None,
+        &["requirepass", "masterauth"],
+    ),
+    // A .pgpass line: host:port:database:user:password.
+    (
+        r"(?m)^[A-Za-z0-9_.*-]+:(?:[0-9]+|\*):[^:\s]+:[^:\s]+:([^:\s]{3,})$",
+        1,
+        Some(not_a_placeholder_password),
+        &[":5432:", ":*:", ":6432:"],
     ),
     // keytool's and openssl's password flags: `-storepass …`,
     // `-passout pass:…`.
@@ -492,6 +512,23 @@ fn high_entropy(value: &str) -> bool {
     v.len() >= 16 && letters && digits && entropy(v) >= 3.5
 }
 
+/// [`high_entropy`], or 24 hex digits or more (a hex key's sixteen
+/// letters hold less than 3.5 bits a character in a short sample).
+fn key_like(value: &str) -> bool {
+    let hex = value.len() >= 24
+        && value.bytes().all(|b| b.is_ascii_hexdigit())
+        && value.bytes().any(|b| b.is_ascii_digit())
+        && value.bytes().any(|b| b.is_ascii_alphabetic());
+    hex || high_entropy(value)
+}
+
+/// [`high_entropy`], and not a UUID (`SESSION_ID=268e1326-…` names a
+/// session in a log; a cookie's value is random in its own alphabet).
+fn random_not_uuid(value: &str) -> bool {
+    let lens: Vec<usize> = value.split('-').map(str::len).collect();
+    high_entropy(value) && lens != [8, 4, 4, 4, 12]
+}
+
 /// Shannon entropy in bits a byte.
 pub(super) fn entropy(s: &str) -> f64 {
     let mut counts = [0u32; 256];
@@ -543,9 +580,10 @@ fn credential_not_code(value: &str) -> bool {
 }
 
 /// True unless the value is a number (`docker run -u 1000:1000` is a uid
-/// and gid, not a user and password).
-fn not_a_number(value: &str) -> bool {
-    !value.bytes().all(|b| b.is_ascii_digit())
+/// and gid, not a user and password) or a template's word
+/// (`-u username:password`).
+fn not_a_number_nor_a_word(value: &str) -> bool {
+    !value.bytes().all(|b| b.is_ascii_digit()) && not_a_placeholder_password(value)
 }
 
 /// True unless an assigned value is a flag (`USE_TOKEN=true`).

@@ -181,6 +181,10 @@ pub(super) fn names(word: &str) -> Names {
         "pass",
         "pw",
         "pwd",
+        "clave",
+        "şifre",
+        "sifre",
+        "mật khẩu",
         "암호",
         "kennwort",
         "mot de passe",
@@ -251,7 +255,10 @@ pub(super) fn looks_made_up(v: &str, strength: Strength, names: Names) -> bool {
             joined_words(v, 3)
                 || (joined_words(v, 2) && v.bytes().any(|b| b.is_ascii_digit()))
                 || run_together(v)
+                || camel_and_digits(v)
         }
+        // A passcode may be a password too ("passcode Thistle@Dawn").
+        (Names::Pin, _) => looks_made_up(v, strength, Names::Password),
         (Names::Other | Names::Pin, Strength::Named) => joined_words(v, 3),
         _ => false,
     }
@@ -290,8 +297,23 @@ fn letters_code(v: &str) -> bool {
         && v.bytes().any(|b| b.is_ascii_alphabetic())
 }
 
+/// Letters with a capital after a small one, and digits (`qP7vN3x`,
+/// `FjK2lm9Q`): random to the eye, where a word with a number is not
+/// (`reset2`, `Python3`).
+fn camel_and_digits(v: &str) -> bool {
+    v.len() >= 6
+        && v.bytes().all(|b| b.is_ascii_alphanumeric())
+        && v.bytes().any(|b| b.is_ascii_digit())
+        && v.as_bytes()
+            .windows(2)
+            .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
+}
+
 /// A PIN or a code: 4 to 12 digits, or groups of digits (`4829-1735`).
 fn digits_code(v: &str) -> bool {
+    // A keypad's `*` before and `#` after: "*4471#", "0805#".
+    let v = v.strip_prefix('*').unwrap_or(v);
+    let v = v.strip_suffix('#').unwrap_or(v);
     let groups: Vec<&str> = v.split(['-', ' ']).collect();
     let digits = |g: &&str| !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit());
     let total: usize = groups.iter().map(|g| g.len()).sum();
@@ -315,7 +337,14 @@ fn joined_words(v: &str, min: usize) -> bool {
         "hidden", "broken", "chosen", "stolen", "taken", "proven", "art", "step", "in",
     ];
     const ENDINGS: &[&str] = &["ed", "ing", "ive", "ble", "ous", "ful", "less", "ic", "ly"];
-    let parts: Vec<&str> = v.split(['-', '_']).collect();
+    // Dots join words too (`violet.Orbit.63`), but join a domain's or a
+    // file's names as well: with dots, a digit or a capital must show it.
+    let dotted = v.contains('.')
+        && (v.bytes().any(|b| b.is_ascii_digit()) || v.bytes().any(|b| b.is_ascii_uppercase()));
+    if v.contains('.') && !dotted {
+        return false;
+    }
+    let parts: Vec<&str> = v.split(['-', '_', '.']).collect();
     // `OPENAI_API_KEY`, `DB_PASSWORD`: a variable's name.
     let variable = v.contains('_') && !v.bytes().any(|b| b.is_ascii_lowercase());
     if parts.len() < min || parts.iter().any(|p| p.is_empty()) || variable {
@@ -350,7 +379,35 @@ fn mixed_hex(v: &str) -> bool {
 /// A word and a number joined (`Nimbus_4417`, `Welcome-0514`): a
 /// password's shape when a password's verb gives it.
 fn word_and_number(v: &str) -> bool {
-    let parts: Vec<&str> = v.split(['-', '_']).collect();
+    // A number with its unit is a size ("6-digits", "12-chars").
+    const UNITS: &[&str] = &[
+        "digit",
+        "digits",
+        "char",
+        "chars",
+        "characters",
+        "letters",
+        "numbers",
+        "words",
+        "bit",
+        "bits",
+        "byte",
+        "bytes",
+        "days",
+        "hours",
+        "minutes",
+        "seconds",
+        "weeks",
+        "months",
+        "years",
+    ];
+    let parts: Vec<&str> = v.split(['-', '_', '.']).collect();
+    if parts
+        .iter()
+        .any(|p| UNITS.contains(&p.to_ascii_lowercase().as_str()))
+    {
+        return false;
+    }
     parts.len() >= 2
         && parts
             .iter()

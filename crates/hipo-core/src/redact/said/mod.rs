@@ -32,7 +32,7 @@ use std::sync::LazyLock;
 /// checked in code ([`at_word`]): a Unicode boundary class in the pattern
 /// made the search ten times slower.
 const KEYWORD: &str = concat!(
-    r"(?i:passwort|kennwort|mot de passe|mdp|contraseña|senha|wachtwoord|hasło|haslo|пароль|токен)",
+    r"(?i:passwort|kennwort|mot de passe|mdp|contraseña|senha|wachtwoord|hasło|haslo|пароль|токен|şifre|şifresi|sifre|mật khẩu)",
     r"|(?i-u:passw(?:or)?ds?|passphrases?|passcodes?|pwd|pw|pass|pins?|wi-?fi|secrets?|tokens?|authtokens?|credentials?|creds)",
     r"|(?i-u:(?:backup|recovery|unlock|access|door|alarm|gate|verification|otp|2fa|mfa|lock|keypad|opener|lockbox|entry|security|safe|garage|building|sms|one[ -]?time|atm|meeting|bridge|release|login|auth)[ _-]?codes?)",
     r"|(?i:c[óo]digo de (?:verificaci[óo]n|acceso|seguridad|desbloqueo)|code d'acc[èe]s|code de (?:v[ée]rification|s[ée]curit[ée])|digicode|codice di (?:verifica|accesso|sicurezza))",
@@ -92,10 +92,10 @@ static LOGIN_RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// Matched on the line before a secret word, so it runs once a word.
 static BEFORE_RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(concat!(
-        r#"(?:^|[\s"'`])([\x21-\x7E&&[^"'`]]{4,}?)["'`]?(?:\s+|\s*[,(]\s*|\s+[—–-]\s+)"#,
-        r"(?:(?i:is|was|that's|that is|it's|as)\s+)?",
-        r"(?:(?i:what|which)\s+(?:[\w']+\s+){1,3}?(?i:as|to)?\s*)?",
-        r"(?:(?i:the|my|our|your|their)\s+)?",
+        r#"(?:^|[\s"'`])([\x21-\x7E&&[^"'`]]{4,}?)["'`]?(?:\s+|\s*[,(]\s*|\s+[—–-]\s+|\s*(?:<-+|←)\s*)"#,
+        r"((?i:is|was|that's|that is|it's|as)\s+)?",
+        r"((?i:what|which)\s+(?:[\w']+\s+){1,3}?(?i:as|to)?\s*)?",
+        r"((?i:the|my|our|your|their)\s+)?",
         r"(?:[\w-]+\s+){0,2}?$"
     ))
     .ok()
@@ -237,7 +237,11 @@ pub(super) fn find(text: &str, need: &[bool]) -> Vec<Range<usize>> {
             let Some(r) = value_range(text, g.start(), g.end()) else {
                 continue;
             };
-            if looks_secret(&text[r.clone()], Strength::Bare, false) {
+            // A login's pair: a password, made up as passwords are.
+            let v = &text[r.clone()];
+            if looks_secret(v, Strength::Bare, false)
+                || looks_made_up(v, Strength::Bare, Names::Password)
+            {
                 add(&mut out, r);
             }
         }
@@ -299,7 +303,15 @@ fn before(text: &str, at: usize, names: Names) -> Option<Range<usize>> {
     let g = c.get(1)?;
     let r = value_range(text, from + g.start(), from + g.end())?;
     let v = &text[r.clone()];
-    (looks_secret(v, Strength::Bare, false) || looks_made_up(v, Strength::Bare, names)).then_some(r)
+    // "X is the pw for the old router" says as much as "the pw … is X";
+    // "X is about the password reset" does not.
+    let naming = c.get(3).is_some() || c.get(4).is_some();
+    let strength = if c.get(2).is_some() && naming {
+        Strength::Named
+    } else {
+        Strength::Bare
+    };
+    (looks_secret(v, Strength::Bare, false) || looks_made_up(v, strength, names)).then_some(r)
 }
 
 /// Adds a range unless it overlaps one already found.
@@ -319,7 +331,6 @@ fn is_bare_key(word: &str) -> bool {
         "schlüssel",
         "clé",
         "cle",
-        "clave",
         "chiave",
         "sleutel",
         "ключ",

@@ -117,7 +117,7 @@ const FILLERS: &[&str] = &[
 /// CJK particles attach to the noun.
 const VERBS: &[&str] = &[
     "is", "was", "be", "being", "are", "were", "to", "as", "ist", "war", "est", "était", "es",
-    "era", "é", "è", "är", "er", "это",
+    "era", "é", "è", "är", "er", "это", "là", "auf", "na",
 ];
 const SIGNS: &[&str] = &[
     "->", "=>", "=", ":", "：", "—", "–", "'s", "’s", "는", "은", "は", "是", "为", "為",
