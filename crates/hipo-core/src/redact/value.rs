@@ -259,7 +259,7 @@ pub(super) fn looks_made_up(v: &str, strength: Strength, names: Names) -> bool {
         }
         // A passcode may be a password too ("passcode Thistle@Dawn").
         (Names::Pin, _) => looks_made_up(v, strength, Names::Password),
-        (Names::Other | Names::Pin, Strength::Named) => joined_words(v, 3),
+        (Names::Other, Strength::Named) => joined_words(v, 3),
         _ => false,
     }
 }
