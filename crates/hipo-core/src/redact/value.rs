@@ -257,8 +257,11 @@ pub(super) fn looks_made_up(v: &str, strength: Strength, names: Names) -> bool {
                 || run_together(v)
                 || camel_and_digits(v)
         }
-        // A passcode may be a password too ("passcode Thistle@Dawn").
-        (Names::Pin, _) => looks_made_up(v, strength, Names::Password),
+        // A passcode may be a password too ("passcode Thistle@Dawn"); but
+        // a combo or a code given with "to" is as often prose ("a rod and
+        // reel combo with a medium to medium-heavy action").
+        (Names::Pin, Strength::Bare) => looks_made_up(v, strength, Names::Password),
+        (Names::Pin, Strength::Named) => words_and_symbols(v),
         (Names::Other, Strength::Named) => joined_words(v, 3),
         _ => false,
     }

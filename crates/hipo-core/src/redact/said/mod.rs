@@ -462,6 +462,10 @@ mod tests {
             "office wifi is 'HQ-Staff' now",
             "the passcode is 6-digits",
             "password = os.environ['DB_PASS']",
+            // MemAware's chats, where the first version of these rules
+            // changed one line.
+            "Use a suitable rod and reel combo with a medium to medium-heavy action",
+            "ticket PAY-4821 is about the password reset flow",
         ] {
             assert!(redacted(text).is_empty(), "{text}");
         }
