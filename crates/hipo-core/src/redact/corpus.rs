@@ -286,7 +286,7 @@ const SAID_KEPT: [usize; 2] = [106, 105];
 /// The third set was held out from the first round of work (157 of 249
 /// caught before it, 197 after; 239 and 242 of 245 kept), then worked on.
 const AGENT_CAUGHT: [usize; 2] = [117, 108];
-const AGENT_KEPT: [usize; 2] = [123, 121];
+const AGENT_KEPT: [usize; 2] = [123, 122];
 
 /// A corpus written elsewhere, by half: `HIPO_SECRETS_TSV` and
 /// `HIPO_LOOKALIKES_TSV` in the blind sets' form (a new blind set, before

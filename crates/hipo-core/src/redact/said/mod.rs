@@ -259,17 +259,9 @@ pub(super) fn find(text: &str, need: &[bool]) -> Vec<Range<usize>> {
         }
         let word = m.as_str();
         let names = names(word);
-        // "X, the password is on the router": a word with a verb of its
-        // own is given its value after.
-        let own_verb = reading::verb_follows(&text[m.end()..]);
-        if let Some(r) = (said_after(word) && !own_verb)
-            .then(|| before(text, m.start(), names))
-            .flatten()
-        {
-            add(&mut out, r);
-        }
         let bare_key = c.get(1).is_none() && is_bare_key(word);
-        // A public key is no secret (`public_key: MIIB…`).
+        // A public key is no secret (`public_key: MIIB…`, "02a8… (wallet
+        // public key)").
         let mut from = m.start().saturating_sub(12);
         while !text.is_char_boundary(from) {
             from += 1;
@@ -278,6 +270,17 @@ pub(super) fn find(text: &str, need: &[bool]) -> Vec<Range<usize>> {
         let lead = lead.trim_end_matches([' ', '_', '-', '.']);
         if bare_key && (lead.ends_with("pub") || lead.ends_with("public")) {
             continue;
+        }
+        // "X, the password is on the router": a word with a verb of its
+        // own is given its value after; "X is password protected": a
+        // word that qualifies another gives none.
+        let rest = &text[m.end()..];
+        let own_verb = reading::verb_follows(rest) || reading::qualifies(rest);
+        if let Some(r) = (said_after(word) && !own_verb)
+            .then(|| before(text, m.start(), names))
+            .flatten()
+        {
+            add(&mut out, r);
         }
         let strength = if bare_key {
             Strength::Weak
@@ -311,7 +314,9 @@ fn before(text: &str, at: usize, names: Names) -> Option<Range<usize>> {
     } else {
         Strength::Bare
     };
-    (looks_secret(v, Strength::Bare, false) || looks_made_up(v, strength, names)).then_some(r)
+    // Without them, only a value that looks random or strong on its own.
+    let made_up = strength == Strength::Named && looks_made_up(v, strength, names);
+    (looks_secret(v, Strength::Bare, false) || made_up).then_some(r)
 }
 
 /// Adds a range unless it overlaps one already found.
@@ -466,6 +471,8 @@ mod tests {
             // changed one line.
             "Use a suitable rod and reel combo with a medium to medium-heavy action",
             "ticket PAY-4821 is about the password reset flow",
+            "jupyter on gpu-box-3 is password protected now; ask Wen for the password",
+            "pub: 02a8c151fa2f2624019f0c9d4ea76c27f12e6e534ba81ef032098958dd62f68c90 (wallet public key)",
         ] {
             assert!(redacted(text).is_empty(), "{text}");
         }

@@ -291,6 +291,20 @@ fn digit_groups(rest: &str) -> Option<usize> {
     (groups >= 2 && (4..=12).contains(&digits)).then_some(len)
 }
 
+/// Whether the secret word qualifies the word after it ("password
+/// protected", "password reset link", "token count"): a participle, or a
+/// word that names something about the secret.
+pub(super) fn qualifies(rest: &str) -> bool {
+    let word: String = rest
+        .trim_start_matches([' ', '-'])
+        .chars()
+        .take_while(|c| c.is_alphabetic())
+        .collect::<String>()
+        .to_lowercase();
+    word.len() > 3 && (word.ends_with("ed") || NOT_THE_SECRET.contains(&word.as_str()))
+        || ["reset", "change", "protected", "less"].contains(&word.as_str())
+}
+
 /// Whether a verb or sign comes right after a secret word (spaces
 /// aside); "to" and "as" end a sentence as often ("… what I set the root
 /// password to").
