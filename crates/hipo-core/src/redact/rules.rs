@@ -407,12 +407,88 @@ pub(super) const PATTERNS: &[Rule] = &[
         None,
         &["requirepass", "masterauth"],
     ),
-    // A .pgpass line: host:port:database:user:password.
+    // A .pgpass line: host:port:database:user:password (a list's item too).
     (
-        r"(?m)^[A-Za-z0-9_.*-]+:(?:[0-9]+|\*):[^:\s]+:[^:\s]+:([^:\s]{3,})$",
+        r"(?m)^(?:[-*]\s+)?[A-Za-z0-9_.*-]+:(?:[0-9]+|\*):[^:\s]+:[^:\s]+:([^:\s]{3,})$",
         1,
         Some(not_a_placeholder_password),
         &[":5432:", ":*:", ":6432:"],
+    ),
+    // .NET's `<add key="SmtpPassword" value="…" />`.
+    (
+        r#"(?i)<add\s+key\s*=\s*"[^"\n]*(?:password|passwd|pwd|secret|token|apikey|api_key)[^"\n]*"\s+value\s*=\s*"([^"\s$<{][^"\n]{2,})""#,
+        1,
+        Some(not_a_placeholder_password),
+        &["<add"],
+    ),
+    // Wi-Fi keys in wpa_supplicant and hostapd: `psk="…"`,
+    // `wpa_passphrase=…`.
+    (
+        r#"(?-u:)(?:psk|wpa_passphrase)\s*=\s*"?([^"\s$<{][^"\s]{7,})"?"#,
+        1,
+        Some(not_a_placeholder_password),
+        &["psk", "wpa_passphrase"],
+    ),
+    // More command lines: `openssl enc … -k …` / `-pass pass:…`, `net use
+    // \\server\share PASS /user:…`, `echo 'PASS' | docker login
+    // --password-stdin`, `rabbitmqctl add_user USER PASS`, `lftp -u
+    // USER,PASS`, SQL's `IDENTIFIED BY '…'`.
+    (
+        r#"(?-u:\b)openssl\s[^\n|;&]*?\s(?:-k|-pass\s+pass:|-passin\s+pass:|-passout\s+pass:)\s*["']?([^\s"'$<{-][^\s"']{2,})"#,
+        1,
+        None,
+        &["openssl"],
+    ),
+    (
+        r#"(?i)(?-u:\b)net\s+use\s[^\n|;&]*?\\\\\S+\s+([^\s/"'*][^\s"']{2,})"#,
+        1,
+        Some(not_a_flag),
+        &["net use"],
+    ),
+    (
+        r#"(?-u:\b)echo\s+["']?([^\s"'|$<{][^\s"'|]{2,})["']?\s*\|\s*[^\n]*?--password-stdin"#,
+        1,
+        None,
+        &["password-stdin"],
+    ),
+    (
+        r#"(?-u:\b)rabbitmqctl\s+(?:add_user|change_password)\s+\S+\s+["']?([^\s"'$<{][^\s"']{2,})"#,
+        1,
+        None,
+        &["rabbitmqctl"],
+    ),
+    (
+        r#"(?-u:\b)lftp\s[^\n|;&]*?-u\s+[^\s,]+,([^\s"']{3,})"#,
+        1,
+        None,
+        &["lftp"],
+    ),
+    (
+        r"(?i)(?-u:\b)identified\s+by\s+'([^'\n]{3,})'",
+        1,
+        None,
+        &["identified by"],
+    ),
+    // Passwords in code: `new NetworkCredential("user", "…")`, PHP's
+    // `new mysqli('host', 'user', '…', 'db')`.
+    (
+        r#"NetworkCredential\(\s*"[^"\n]*"\s*,\s*"([^"\n]{3,})""#,
+        1,
+        None,
+        &["NetworkCredential"],
+    ),
+    (
+        r#"(?i)new\s+mysqli\(\s*["'][^"'\n]*["']\s*,\s*["'][^"'\n]*["']\s*,\s*["']([^"'\n]{3,})["']"#,
+        1,
+        None,
+        &["mysqli"],
+    ),
+    // A password a tool prints once: Elasticsearch's `New value: …`.
+    (
+        r"(?-u:\b)New value:\s+([A-Za-z0-9_*=+.-]{12,})",
+        1,
+        Some(high_entropy),
+        &["New value"],
     ),
     // keytool's and openssl's password flags: `-storepass …`,
     // `-passout pass:…`.
@@ -424,9 +500,9 @@ pub(super) const PATTERNS: &[Rule] = &[
     ),
     // A secret's name in quotes, a comma, its value in quotes: PHP's
     // `define('DB_PASSWORD', '…')`, a default in `getenv("API_TOKEN",
-    // "…")`, a tuple.
+    // "…")`, Java's `setProperty("javax.net.ssl.keyStorePassword", "…")`.
     (
-        r#"["'][A-Za-z0-9_]*(?i:password|passwd|secret|token|api_?key)["']\s*,\s*["']([^"'\s$<{][^"'\n]{3,})["']"#,
+        r#"["'][A-Za-z0-9_.]*(?i:password|passwd|secret|token|api_?key)["']\s*,\s*["']([^"'\s$<{][^"'\n]{3,})["']"#,
         1,
         Some(looks_like_credential),
         KEY_NAMES,

@@ -160,6 +160,9 @@ pub(super) enum Names {
 pub(super) fn names(word: &str) -> Names {
     let w = word.to_lowercase();
     let pin = [
+        "pincode",
+        "türcode",
+        "код",
         "pin",
         "passcode",
         "code",
@@ -181,6 +184,17 @@ pub(super) fn names(word: &str) -> Names {
         "pass",
         "pw",
         "pwd",
+        "lösenord",
+        "heslo",
+        "kata sandi",
+        "salasana",
+        "parola",
+        "κωδικός",
+        "كلمة",
+        "הסיסמה",
+        "סיסמ",
+        "पासवर्ड",
+        "fraza",
         "clave",
         "şifre",
         "sifre",
@@ -212,6 +226,7 @@ pub(super) fn names(word: &str) -> Names {
     } else if password.iter().any(|p| w.starts_with(p))
         || w.starts_with("pas")
         || w.contains("phrase")
+        || w.contains("seed")
         || w == "비번"
     {
         Names::Password

@@ -33,12 +33,14 @@ use std::sync::LazyLock;
 /// made the search ten times slower.
 const KEYWORD: &str = concat!(
     r"(?i:passwort|kennwort|mot de passe|mdp|contraseña|senha|wachtwoord|hasło|haslo|пароль|токен|şifre|şifresi|sifre|mật khẩu)",
+    r"|(?i:lösenord(?:et)?|heslo|kata sandi|salasana|parola|κωδικός|pincode|türcode|код|fraza)",
+    r"|كلمة المرور|كلمة السر|הסיסמה|סיסמה|סיסמא|पासवर्ड",
     r"|(?i-u:passw(?:or)?ds?|passphrases?|passcodes?|pwd|pw|pass|pins?|wi-?fi|secrets?|tokens?|authtokens?|credentials?|creds)",
-    r"|(?i-u:(?:backup|recovery|unlock|access|door|alarm|gate|verification|otp|2fa|mfa|lock|keypad|opener|lockbox|entry|security|safe|garage|building|sms|one[ -]?time|atm|meeting|bridge|release|login|auth)[ _-]?codes?)",
+    r"|(?i-u:(?:backup|recovery|unlock|access|door|alarm|gate|verification|otp|2fa|mfa|lock|keypad|opener|lockbox|entry|security|safe|garage|building|sms|one[ -]?time|atm|meeting|bridge|release|login|auth|disarm|master|entrance|padlock|bypass|host|cage)[ _-]?codes?)",
     r"|(?i:c[óo]digo de (?:verificaci[óo]n|acceso|seguridad|desbloqueo)|code d'acc[èe]s|code de (?:v[ée]rification|s[ée]curit[ée])|digicode|codice di (?:verifica|accesso|sicurezza))",
     r"|验证码|驗證碼|認証コード|確認コード|인증번호|인증 ?코드",
     r"|(?i-u:(?:otp|totp|2fa|mfa)[ _-]?seeds?|combo|combination|puk|pasword|passwrod|passowrd|paswrod|paswd)",
-    r"|(?i-u:(?:secret|seed|recovery|backup|challenge|mnemonic|wallet)[ _-]?phrases?)|비번",
+    r"|(?i-u:(?:secret|seed|recovery|backup|challenge|mnemonic|wallet|master)[ _-]?phrases?|(?:wallet|recovery|mnemonic)?[ _-]?seed[ _-]?(?:words|phrase)|wallet seed)|비번",
     r"|((?i-u:api|secret|access|private|signing|encryption|auth|master|app|client|license|ssh|gpg|deploy|account|pre-?shared|shared)[ _-]?)?",
     r"(?:(?i-u:keys?|cle)|(?i:schlüssel|clé|clave|chiave|sleutel|ключ))",
     r"|비밀번호|패스워드|암호|토큰|パスワード|トークン|暗証番号|密码|密碼|口令|令牌|密钥|密鑰",
@@ -141,6 +143,20 @@ impl Part {
                 "pin",
                 "wifi",
                 "wi-fi",
+                "lösenord",
+                "heslo",
+                "kata sandi",
+                "salasana",
+                "parola",
+                "κωδικός",
+                "Κωδικός",
+                "код",
+                "Код",
+                "КОД",
+                "fraza",
+                "كلمة",
+                "סיסמ",
+                "पासवर्ड",
                 "sms",
                 "atm",
                 "código",
@@ -287,7 +303,10 @@ pub(super) fn find(text: &str, need: &[bool]) -> Vec<Range<usize>> {
         } else {
             Strength::Named
         };
-        let passphrase = word.to_lowercase().contains("phrase");
+        let lower = word.to_lowercase();
+        let passphrase = ["phrase", "seed", "fraza"]
+            .iter()
+            .any(|p| lower.contains(p));
         if let Some(r) = read_value(text, m.end(), strength, passphrase, names) {
             add(&mut out, r);
         }

@@ -89,7 +89,11 @@ const NOT_THE_SECRET: &[&str] = &[
 
 /// Words that start what the secret belongs to ("for the jump host",
 /// "of the server", "on build-03").
-const PREPOSITIONS: &[&str] = &["for", "of", "on", "at", "in", "from", "with", "to"];
+const PREPOSITIONS: &[&str] = &[
+    "for", "of", "on", "at", "in", "from", "with", "to", "di", "del", "della", "de", "du", "des",
+    "da", "do", "dos", "für", "von", "vom", "van", "voor", "para", "pour", "per", "för", "till",
+    "k", "pro", "dla", "для", "от",
+];
 
 /// Adverbs between the verb and the value ("is still …", "is now …").
 const FILLERS: &[&str] = &[
@@ -116,8 +120,37 @@ const FILLERS: &[&str] = &[
 /// Verbs and signs that give the value. Words need a word boundary; the
 /// CJK particles attach to the noun.
 const VERBS: &[&str] = &[
-    "is", "was", "be", "being", "are", "were", "to", "as", "ist", "war", "est", "était", "es",
-    "era", "é", "è", "är", "er", "это", "là", "auf", "na",
+    "is",
+    "was",
+    "be",
+    "being",
+    "are",
+    "were",
+    "to",
+    "as",
+    "ist",
+    "war",
+    "est",
+    "était",
+    "es",
+    "era",
+    "é",
+    "è",
+    "är",
+    "er",
+    "это",
+    "là",
+    "auf",
+    "na",
+    "lautet",
+    "je",
+    "este",
+    "είναι",
+    "هي",
+    "היא",
+    "है",
+    "adalah",
+    "ialah",
 ];
 const SIGNS: &[&str] = &[
     "->", "=>", "=", ":", "：", "—", "–", "'s", "’s", "는", "은", "は", "是", "为", "為",
