@@ -17,6 +17,7 @@
 use regex::Captures;
 use std::borrow::Cow;
 
+mod checks;
 #[cfg(test)]
 mod corpus;
 mod prefilter;

@@ -48,7 +48,7 @@ pub(super) fn looks_secret(v: &str, strength: Strength, passphrase: bool) -> boo
         .collect();
     let mixed_segment = segments.iter().any(|s| mixed(s));
     let uuid = segments.len() == 5 && hex_uuid(v);
-    let random = v.len() >= 16 && letters && digit && super::rules::entropy(v) >= 3.5;
+    let random = v.len() >= 16 && letters && digit && super::checks::entropy(v) >= 3.5;
     let phrase = passphrase
         && segments.len() >= 3
         && v.len() >= 15
