@@ -90,7 +90,14 @@ fn prefilter_covers_every_match() {
         .chain(lookalikes())
         .chain(nl_secrets.into_iter().map(|r| r.2))
         .chain(nl_looks.into_iter().map(|r| r.1))
-        .chain(super::tests::CASES.iter().map(|c| c.0.to_string()));
+        .chain(super::tests::CASES.iter().map(|c| c.0.to_string()))
+        .chain(BLIND_SETS.iter().flat_map(|(s, l, ..)| {
+            s.lines()
+                .chain(l.lines())
+                .filter(|l| !l.starts_with('#'))
+                .filter_map(|l| l.rsplit('\t').next())
+                .map(unescape)
+        }));
     for line in lines {
         let need = RULES.candidates(&line);
         for (i, rule) in PATTERNS.iter().enumerate() {
@@ -227,70 +234,75 @@ fn by_half(secrets: &str, looks: &str) -> [[usize; 4]; 2] {
 /// The sets written blind (their writers never saw the rules; the
 /// rules were then worked on against them, so they are dev sets now,
 /// docs/reliability.md): what they catch and keep may only grow.
+/// The sets written blind: secrets, look-alikes, and what each half
+/// catches and keeps now (below).
+#[allow(clippy::type_complexity)]
+const BLIND_SETS: [(&str, &str, [usize; 2], [usize; 2]); 5] = [
+    (
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/blind_secrets.tsv"
+        )),
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/blind_lookalikes.tsv"
+        )),
+        BLIND_CAUGHT,
+        BLIND_KEPT,
+    ),
+    (
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/blind_said_secrets.tsv"
+        )),
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/blind_said_lookalikes.tsv"
+        )),
+        SAID_CAUGHT,
+        SAID_KEPT,
+    ),
+    (
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/blind_agent_secrets.tsv"
+        )),
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/blind_agent_lookalikes.tsv"
+        )),
+        AGENT_CAUGHT,
+        AGENT_KEPT,
+    ),
+    (
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/blind_langs_secrets.tsv"
+        )),
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/blind_langs_lookalikes.tsv"
+        )),
+        LANGS_CAUGHT,
+        LANGS_KEPT,
+    ),
+    (
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/blind_voices_secrets.tsv"
+        )),
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/blind_voices_lookalikes.tsv"
+        )),
+        VOICES_CAUGHT,
+        VOICES_KEPT,
+    ),
+];
+
 #[test]
 fn blind_sets_hold_their_figures() {
-    for (secrets, looks, caught, kept) in [
-        (
-            include_str!(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../tests/data/blind_secrets.tsv"
-            )),
-            include_str!(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../tests/data/blind_lookalikes.tsv"
-            )),
-            BLIND_CAUGHT,
-            BLIND_KEPT,
-        ),
-        (
-            include_str!(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../tests/data/blind_said_secrets.tsv"
-            )),
-            include_str!(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../tests/data/blind_said_lookalikes.tsv"
-            )),
-            SAID_CAUGHT,
-            SAID_KEPT,
-        ),
-        (
-            include_str!(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../tests/data/blind_agent_secrets.tsv"
-            )),
-            include_str!(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../tests/data/blind_agent_lookalikes.tsv"
-            )),
-            AGENT_CAUGHT,
-            AGENT_KEPT,
-        ),
-        (
-            include_str!(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../tests/data/blind_langs_secrets.tsv"
-            )),
-            include_str!(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../tests/data/blind_langs_lookalikes.tsv"
-            )),
-            LANGS_CAUGHT,
-            LANGS_KEPT,
-        ),
-        (
-            include_str!(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../tests/data/blind_voices_secrets.tsv"
-            )),
-            include_str!(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../../tests/data/blind_voices_lookalikes.tsv"
-            )),
-            VOICES_CAUGHT,
-            VOICES_KEPT,
-        ),
-    ] {
+    for (secrets, looks, caught, kept) in BLIND_SETS {
         let got = by_half(secrets, looks);
         for h in 0..2 {
             assert!(got[h][0] >= caught[h], "half {h}: {:?}", got[h]);
@@ -313,7 +325,7 @@ const AGENT_CAUGHT: [usize; 2] = [117, 109];
 const AGENT_KEPT: [usize; 2] = [123, 122];
 /// The fourth and fifth were held out from the second and third rounds
 /// (docs/reliability.md), then worked on.
-const LANGS_CAUGHT: [usize; 2] = [119, 108];
+const LANGS_CAUGHT: [usize; 2] = [121, 108];
 const LANGS_KEPT: [usize; 2] = [137, 137];
 const VOICES_CAUGHT: [usize; 2] = [139, 144];
 const VOICES_KEPT: [usize; 2] = [189, 189];

@@ -51,8 +51,24 @@ pub(super) fn build_anchors() -> (Option<AhoCorasick>, Vec<usize>) {
         .chain(said::PARTS.iter().map(|p| p.anchors()));
     for (rule, list) in lists.enumerate() {
         for w in list {
-            words.push(*w);
-            owner.push(rule);
+            // The automaton folds ASCII case only: a word in another
+            // script is also looked for in capitals and capitalised.
+            let mut forms = vec![w.to_string()];
+            if !w.is_ascii() {
+                let mut chars = w.chars();
+                let first: String = chars
+                    .next()
+                    .into_iter()
+                    .flat_map(char::to_uppercase)
+                    .collect();
+                forms.push(first + chars.as_str());
+                forms.push(w.to_uppercase());
+                forms.dedup();
+            }
+            for form in forms {
+                words.push(form);
+                owner.push(rule);
+            }
         }
     }
     let ac = AhoCorasickBuilder::new()

@@ -155,75 +155,82 @@ pub(super) enum Names {
     Other,
 }
 
+/// The words that name a PIN or a code (lower case), as the secret words
+/// of [`super::said`] match them; also anchors of its prefilter.
+pub(super) const PIN_WORDS: &[&str] = &[
+    "pincode",
+    "türcode",
+    "код",
+    "pin",
+    "passcode",
+    "code",
+    "combo",
+    "combination",
+    "puk",
+    "código",
+    "codigo",
+    "digicode",
+    "codice",
+    "暗証番号",
+    "验证码",
+    "驗證碼",
+    "認証コード",
+    "確認コード",
+    "인증",
+];
+
+/// The words that name a password (lower case): English's short forms
+/// and the names in the other languages the scanner reads; also anchors
+/// of its prefilter.
+pub(super) const PASSWORD_WORDS: &[&str] = &[
+    "pass",
+    "pw",
+    "pwd",
+    "lösenord",
+    "heslo",
+    "kata sandi",
+    "salasana",
+    "parola",
+    "κωδικός",
+    "كلمة",
+    "הסיסמה",
+    "סיסמ",
+    "पासवर्ड",
+    "fraza",
+    "clave",
+    "şifre",
+    "sifre",
+    "mật khẩu",
+    "암호",
+    "kennwort",
+    "mot de passe",
+    "mdp",
+    "contraseña",
+    "senha",
+    "wachtwoord",
+    "hasło",
+    "haslo",
+    "пароль",
+    "비밀번호",
+    "패스워드",
+    "パスワード",
+    "密码",
+    "密碼",
+    "口令",
+];
+
 /// What the secret word `word` (as [`super::said`]'s keyword matched it)
 /// names.
 pub(super) fn names(word: &str) -> Names {
     let w = word.to_lowercase();
-    let pin = [
-        "pincode",
-        "türcode",
-        "код",
-        "pin",
-        "passcode",
-        "code",
-        "combo",
-        "combination",
-        "puk",
-        "código",
-        "codigo",
-        "digicode",
-        "codice",
-        "暗証番号",
-        "验证码",
-        "驗證碼",
-        "認証コード",
-        "確認コード",
-        "인증",
-    ];
-    let password = [
-        "pass",
-        "pw",
-        "pwd",
-        "lösenord",
-        "heslo",
-        "kata sandi",
-        "salasana",
-        "parola",
-        "κωδικός",
-        "كلمة",
-        "הסיסמה",
-        "סיסמ",
-        "पासवर्ड",
-        "fraza",
-        "clave",
-        "şifre",
-        "sifre",
-        "mật khẩu",
-        "암호",
-        "kennwort",
-        "mot de passe",
-        "mdp",
-        "contraseña",
-        "senha",
-        "wachtwoord",
-        "hasło",
-        "haslo",
-        "пароль",
-        "비밀번호",
-        "패스워드",
-        "パスワード",
-        "密码",
-        "密碼",
-        "口令",
-    ];
-    if pin
+    if PIN_WORDS
         .iter()
         .any(|p| w.starts_with(p) || w.ends_with(p) || w.ends_with(&format!("{p}s")))
         || w.contains(" code")
         || w.contains("code ")
     {
         Names::Pin
-    } else if password.iter().any(|p| w.starts_with(p))
+    } else if PASSWORD_WORDS.iter().any(|p| w.starts_with(p))
         || w.starts_with("pas")
         || w.contains("phrase")
         || w.contains("seed")

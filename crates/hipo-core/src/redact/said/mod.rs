@@ -20,8 +20,10 @@
 
 mod reading;
 
-use super::value::{Names, Strength, looks_made_up, looks_secret, names};
-use reading::{read_value, value_range};
+use super::value::{
+    Names, PASSWORD_WORDS, PIN_WORDS, Strength, looks_made_up, looks_secret, names,
+};
+use reading::{Asks, read_value, value_range};
 use regex::Regex;
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -122,6 +124,42 @@ fn said_after(word: &str) -> bool {
         || w.starts_with("api") && w.ends_with("key")
 }
 
+/// The secret words' anchors: literals one of which every match of
+/// [`KEYWORD`] holds (the prefilter adds the capitals of words in other
+/// scripts).
+static KEYWORD_ANCHORS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    const OTHERS: &[&str] = &[
+        "wifi",
+        "wi-fi",
+        "seed",
+        "pasw",
+        "passow",
+        "phrase",
+        "비번",
+        "secret",
+        "token",
+        "credential",
+        "creds",
+        "passwort",
+        "токен",
+        "토큰",
+        "키",
+        "トークン",
+        "キー",
+        "コード",
+        "令牌",
+        "密钥",
+        "密鑰",
+    ];
+    OTHERS
+        .iter()
+        .chain(KEY_WORDS)
+        .chain(PASSWORD_WORDS)
+        .chain(PIN_WORDS)
+        .copied()
+        .collect()
+});
+
 /// The scanner's parts, each run only when the prefilter finds one of
 /// its anchors.
 #[derive(Clone, Copy)]
@@ -137,88 +175,7 @@ impl Part {
     /// Literals one of which (ASCII case aside) every match contains.
     pub(super) fn anchors(self) -> &'static [&'static str] {
         match self {
-            Part::Keyword => &[
-                "pass",
-                "pw",
-                "pin",
-                "wifi",
-                "wi-fi",
-                "lösenord",
-                "heslo",
-                "kata sandi",
-                "salasana",
-                "parola",
-                "κωδικός",
-                "Κωδικός",
-                "код",
-                "Код",
-                "КОД",
-                "fraza",
-                "كلمة",
-                "סיסמ",
-                "पासवर्ड",
-                "sms",
-                "atm",
-                "código",
-                "codigo",
-                "digicode",
-                "codice",
-                "验证码",
-                "驗證碼",
-                "コード",
-                "인증",
-                "code",
-                "seed",
-                "combo",
-                "combination",
-                "puk",
-                "pasw",
-                "passow",
-                "phrase",
-                "비번",
-                "secret",
-                "token",
-                "credential",
-                "creds",
-                "key",
-                "passwort",
-                "kennwort",
-                "mot de passe",
-                "mdp",
-                "contraseña",
-                "senha",
-                "wachtwoord",
-                "hasło",
-                "haslo",
-                "пароль",
-                "Пароль",
-                "ПАРОЛЬ",
-                "токен",
-                "Токен",
-                "schlüssel",
-                "clé",
-                "cle",
-                "clave",
-                "chiave",
-                "sleutel",
-                "ключ",
-                "Ключ",
-                "비밀번호",
-                "패스워드",
-                "암호",
-                "토큰",
-                "키",
-                "パスワード",
-                "トークン",
-                "キー",
-                "暗証番号",
-                "密码",
-                "密碼",
-                "口令",
-                "令牌",
-                "密钥",
-                "密鑰",
-            ],
+            Part::Keyword => &KEYWORD_ANCHORS,
             Part::Pair => &[" / "],
             Part::Login => &[
                 "use",
@@ -307,7 +264,12 @@ pub(super) fn find(text: &str, need: &[bool]) -> Vec<Range<usize>> {
         let passphrase = ["phrase", "seed", "fraza"]
             .iter()
             .any(|p| lower.contains(p));
-        if let Some(r) = read_value(text, m.end(), strength, passphrase, names) {
+        let asks = Asks {
+            strength,
+            passphrase,
+            names,
+        };
+        if let Some(r) = read_value(text, m.end(), asks) {
             add(&mut out, r);
         }
     }
@@ -345,22 +307,23 @@ fn add(out: &mut Vec<Range<usize>>, r: Range<usize>) {
     }
 }
 
+/// A bare "key" in the languages the scanner reads (lower case).
+const KEY_WORDS: &[&str] = &[
+    "key",
+    "keys",
+    "schlüssel",
+    "clé",
+    "cle",
+    "chiave",
+    "sleutel",
+    "ключ",
+];
+
 fn is_bare_key(word: &str) -> bool {
     let w = word
         .trim_start_matches(|c: char| !c.is_alphanumeric())
         .to_lowercase();
-    [
-        "key",
-        "keys",
-        "schlüssel",
-        "clé",
-        "cle",
-        "chiave",
-        "sleutel",
-        "ключ",
-    ]
-    .iter()
-    .any(|k| w == *k)
+    KEY_WORDS.iter().any(|k| w == *k)
 }
 
 #[cfg(test)]

@@ -156,15 +156,18 @@ const SIGNS: &[&str] = &[
     "->", "=>", "=", ":", "：", "—", "–", "'s", "’s", "는", "은", "は", "是", "为", "為",
 ];
 
+/// What a secret word asks of its value: how much it must look like a
+/// secret, whether the word names a passphrase, and what kind of secret.
+#[derive(Clone, Copy)]
+pub(super) struct Asks {
+    pub(super) strength: Strength,
+    pub(super) passphrase: bool,
+    pub(super) names: Names,
+}
+
 /// Reads the noun phrase, the verb and the value after a secret word
 /// ending at `at`; the value's range if it is a secret.
-pub(super) fn read_value(
-    text: &str,
-    at: usize,
-    strength: Strength,
-    mut passphrase: bool,
-    names: Names,
-) -> Option<Range<usize>> {
+pub(super) fn read_value(text: &str, at: usize, mut asks: Asks) -> Option<Range<usize>> {
     // A word glued to what follows is part of something else:
     // `user:password@host`, `<password>`, `password.len()`, `/token/`.
     if text[at..].starts_with(|c: char| {
@@ -180,7 +183,7 @@ pub(super) fn read_value(
     loop {
         // A value in brackets right after the words: "the SFTP password
         // (Nimbus_4417) expires".
-        if !verb && let Some(r) = bracketed(text, pos, line_end, passphrase, names) {
+        if !verb && let Some(r) = bracketed(text, pos, line_end, asks) {
             return Some(r);
         }
         pos = skip_space(text, pos, line_end);
@@ -211,17 +214,18 @@ pub(super) fn read_value(
             continue;
         }
         if verb {
-            return after_sign(text, pos, line_end, strength, passphrase, names);
+            return after_sign(text, pos, line_end, asks);
         }
         // No verb yet: a value that is plainly a secret ("passphrase …").
         let value = value_range(text, pos, line_end);
         if let Some(v) = value.filter(|v| {
             let v = &text[v.clone()];
-            looks_secret(v, Strength::Bare, passphrase) || looks_made_up(v, Strength::Bare, names)
+            looks_secret(v, Strength::Bare, asks.passphrase)
+                || looks_made_up(v, Strength::Bare, asks.names)
         }) {
             return Some(v);
         }
-        passphrase |= bare.contains("passphrase");
+        asks.passphrase |= bare.contains("passphrase");
         words += 1;
         // Past a preposition the words say whose secret it is ("the
         // password for the jump host: …"), not what the value is.
@@ -241,15 +245,8 @@ pub(super) fn read_value(
 /// The value at `pos`, just after the verb or sign; failing that, one
 /// given after a colon or an arrow later in the clause ("is the usual
 /// one: Aardvark1987", "is the same as before: tacocat77").
-fn after_sign(
-    text: &str,
-    pos: usize,
-    end: usize,
-    strength: Strength,
-    passphrase: bool,
-    names: Names,
-) -> Option<Range<usize>> {
-    if let Some(r) = value_at(text, pos, end, strength, passphrase, names) {
+fn after_sign(text: &str, pos: usize, end: usize, asks: Asks) -> Option<Range<usize>> {
+    if let Some(r) = value_at(text, pos, end, asks) {
         return Some(r);
     }
     let rest = &text[pos..end];
@@ -269,20 +266,18 @@ fn after_sign(
         return None;
     }
     let next = skip_space(text, pos + i + sign, end);
-    value_at(text, next, end, strength, passphrase, names)
+    value_at(text, next, end, asks)
 }
 
 /// The value at `pos` if it is a secret of what the word names: one that
 /// looks random, or made up as such secrets are ([`looks_made_up`]), or
 /// in quotes after a password's or PIN's verb.
-fn value_at(
-    text: &str,
-    pos: usize,
-    end: usize,
-    strength: Strength,
-    passphrase: bool,
-    names: Names,
-) -> Option<Range<usize>> {
+fn value_at(text: &str, pos: usize, end: usize, asks: Asks) -> Option<Range<usize>> {
+    let Asks {
+        strength,
+        passphrase,
+        names,
+    } = asks;
     if strength == Strength::Named && names != Names::Other {
         if let Some(q) = quoted(&text[pos..end], passphrase) {
             return Some(pos + q.start..pos + q.end);
@@ -348,13 +343,7 @@ pub(super) fn verb_follows(rest: &str) -> bool {
 
 /// A value alone in brackets at `pos` (spaces before it aside), read as
 /// if a verb had given it.
-fn bracketed(
-    text: &str,
-    pos: usize,
-    end: usize,
-    passphrase: bool,
-    names: Names,
-) -> Option<Range<usize>> {
+fn bracketed(text: &str, pos: usize, end: usize, asks: Asks) -> Option<Range<usize>> {
     let rest = &text[pos..end];
     let open = pos + (rest.len() - rest.trim_start().len());
     let inside = text[open..end].strip_prefix('(')?;
@@ -362,14 +351,11 @@ fn bracketed(
     if inside[..close].contains(char::is_whitespace) {
         return None;
     }
-    value_at(
-        text,
-        open + 1,
-        open + 1 + close,
-        Strength::Named,
-        passphrase,
-        names,
-    )
+    let named = Asks {
+        strength: Strength::Named,
+        ..asks
+    };
+    value_at(text, open + 1, open + 1 + close, named)
 }
 
 fn skip_space(text: &str, mut pos: usize, end: usize) -> usize {
