@@ -14,7 +14,7 @@ use super::checks::{
 /// Prose words that merely end in one (`bypass`, `compass`) are not keys.
 macro_rules! key {
     () => {
-        r"(?:(?-u:\b)(?:[A-Za-z0-9]*[_-])*(?i:api[_-]?key|apikey|private[_-]?key|secret[_-]?key|password|passwd|pass|pwd|secret|token)|(?-u:\b)[A-Z0-9]+(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN)|(?-u:\b)[a-z][a-zA-Z0-9]*(?:Password|Passwd|Pass|Pwd|Secret|Token|ApiKey))(?-u:\b)"
+        r"(?:(?-u:\b)(?:[A-Za-z0-9]*[_-])*(?i-u:api[_-]?key|apikey|private[_-]?key|secret[_-]?key|password|passwd|pass|pwd|secret|token)|(?-u:\b)[A-Z0-9]+(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN)|(?-u:\b)[a-z][a-zA-Z0-9]*(?:Password|Passwd|Pass|Pwd|Secret|Token|ApiKey))(?-u:\b)"
     };
 }
 
@@ -313,21 +313,21 @@ pub(super) const PATTERNS: &[Rule] = &[
     // Basic credentials in headers (base64 of user:password), as sent
     // or as a proxy's config sets them (`Authorization "Basic …"`).
     (
-        r#"(?i)(?-u:\b)authorization["']?\s*[:=]?\s*["']?basic\s+([A-Za-z0-9+/]{8,}={0,2})"#,
+        r#"(?-u:\b)(?i-u:authorization)["']?\s*[:=]?\s*["']?(?i-u:basic)\s+([A-Za-z0-9+/]{8,}={0,2})"#,
         1,
         Some(looks_like_credential),
         &["authorization"],
     ),
     // A secret in an XML element (Maven's settings.xml, Tomcat, .NET).
     (
-        r"<(?i:password|passwd|secret|token|api[_-]?key|apikey|client[_-]?secret|access[_-]?key)>([^<\s]{3,})</",
+        r"<(?i-u:password|passwd|secret|token|api[_-]?key|apikey|client[_-]?secret|access[_-]?key)>([^<\s]{3,})</",
         1,
         Some(not_a_placeholder_password),
         &["password>", "passwd>", "secret>", "token>", "key>"],
     ),
     // A key in a URL's query (`?appid=…`, `&access_token=…`): random only.
     (
-        r"[?&](?i:appid|app_id|api_?key|access_?token|auth_?token|token|key|client_?secret|secret|password|pwd)=([A-Za-z0-9._~%+/-]{16,})",
+        r"[?&](?i-u:appid|app_id|api_?key|access_?token|auth_?token|token|key|client_?secret|secret|password|pwd)=([A-Za-z0-9._~%+/-]{16,})",
         1,
         Some(key_like),
         &[
@@ -384,14 +384,14 @@ pub(super) const PATTERNS: &[Rule] = &[
         &["auth"],
     ),
     (
-        r#"(?i)ConvertTo-SecureString\s+(?:-String\s+)?["']([^"'\n]{3,})["']"#,
+        r#"(?i-u:ConvertTo-SecureString)\s+(?:(?i-u:-String)\s+)?["']([^"'\n]{3,})["']"#,
         1,
         None,
         &["ConvertTo-SecureString"],
     ),
     // Session cookies: whoever holds one is logged in.
     (
-        r"(?i)(?:^|[;\s])(?:sessionid|session_id|session|sid|connect\.sid|phpsessid|jsessionid|laravel_session|_session_id|remember_token)=([A-Za-z0-9%._+/-]{16,}={0,2})",
+        r"(?:^|[;\s])(?i-u:sessionid|session_id|session|sid|connect\.sid|phpsessid|jsessionid|laravel_session|_session_id|remember_token)=([A-Za-z0-9%._+/-]{16,}={0,2})",
         1,
         Some(random_not_uuid),
         &["session", "sid="],
@@ -418,7 +418,7 @@ pub(super) const PATTERNS: &[Rule] = &[
     ),
     // .NET's `<add key="SmtpPassword" value="…" />`.
     (
-        r#"(?i)<add\s+key\s*=\s*"[^"\n]*(?:password|passwd|pwd|secret|token|apikey|api_key)[^"\n]*"\s+value\s*=\s*"([^"\s$<{][^"\n]{2,})""#,
+        r#"<(?i-u:add)\s+(?i-u:key)\s*=\s*"[^"\n]*(?i-u:password|passwd|pwd|secret|token|apikey|api_key)[^"\n]*"\s+(?i-u:value)\s*=\s*"([^"\s$<{][^"\n]{2,})""#,
         1,
         Some(not_a_placeholder_password),
         &["<add"],
@@ -442,7 +442,7 @@ pub(super) const PATTERNS: &[Rule] = &[
         &["openssl"],
     ),
     (
-        r#"(?i)(?-u:\b)net\s+use\s[^\n|;&]*?\\\\\S+\s+([^\s/"'*][^\s"']{2,})"#,
+        r#"(?-u:\b)(?i-u:net)\s+(?i-u:use)\s[^\n|;&]*?\\\\\S+\s+([^\s/"'*][^\s"']{2,})"#,
         1,
         Some(not_a_flag),
         &["net use"],
@@ -466,7 +466,7 @@ pub(super) const PATTERNS: &[Rule] = &[
         &["lftp"],
     ),
     (
-        r"(?i)(?-u:\b)identified\s+by\s+'([^'\n]{3,})'",
+        r"(?-u:\b)(?i-u:identified)\s+(?i-u:by)\s+'([^'\n]{3,})'",
         1,
         None,
         &["identified by"],
@@ -480,7 +480,7 @@ pub(super) const PATTERNS: &[Rule] = &[
         &["NetworkCredential"],
     ),
     (
-        r#"(?i)new\s+mysqli\(\s*["'][^"'\n]*["']\s*,\s*["'][^"'\n]*["']\s*,\s*["']([^"'\n]{3,})["']"#,
+        r#"(?i-u:new)\s+(?i-u:mysqli)\(\s*["'][^"'\n]*["']\s*,\s*["'][^"'\n]*["']\s*,\s*["']([^"'\n]{3,})["']"#,
         1,
         None,
         &["mysqli"],
@@ -504,7 +504,7 @@ pub(super) const PATTERNS: &[Rule] = &[
     // `define('DB_PASSWORD', '…')`, a default in `getenv("API_TOKEN",
     // "…")`, Java's `setProperty("javax.net.ssl.keyStorePassword", "…")`.
     (
-        r#"["'][A-Za-z0-9_.]*(?i:password|passwd|secret|token|api_?key)["']\s*,\s*["']([^"'\s$<{][^"'\n]{3,})["']"#,
+        r#"["'][A-Za-z0-9_.]*(?i-u:password|passwd|secret|token|api_?key)["']\s*,\s*["']([^"'\s$<{][^"'\n]{3,})["']"#,
         1,
         Some(looks_like_credential),
         KEY_NAMES,
