@@ -315,19 +315,19 @@ fn blind_sets_hold_their_figures() {
 /// them, `hipo export` showed 256 of the first set's 303 secrets caught
 /// and 204 of its 213 look-alikes kept, 96 of 183 and 210 of 212 for the
 /// second.
-const BLIND_CAUGHT: [usize; 2] = [147, 144];
+const BLIND_CAUGHT: [usize; 2] = [147, 145];
 const BLIND_KEPT: [usize; 2] = [104, 103];
-const SAID_CAUGHT: [usize; 2] = [82, 80];
+const SAID_CAUGHT: [usize; 2] = [83, 81];
 const SAID_KEPT: [usize; 2] = [106, 105];
 /// The third set was held out from the first round of work (157 of 249
 /// caught before it, 197 after; 239 and 242 of 245 kept), then worked on.
-const AGENT_CAUGHT: [usize; 2] = [117, 109];
+const AGENT_CAUGHT: [usize; 2] = [118, 112];
 const AGENT_KEPT: [usize; 2] = [123, 122];
 /// The fourth and fifth were held out from the second and third rounds
 /// (docs/reliability.md), then worked on.
-const LANGS_CAUGHT: [usize; 2] = [121, 108];
+const LANGS_CAUGHT: [usize; 2] = [121, 109];
 const LANGS_KEPT: [usize; 2] = [137, 137];
-const VOICES_CAUGHT: [usize; 2] = [139, 144];
+const VOICES_CAUGHT: [usize; 2] = [140, 145];
 const VOICES_KEPT: [usize; 2] = [189, 189];
 
 /// A corpus written elsewhere, by half: `HIPO_SECRETS_TSV` and

@@ -20,6 +20,7 @@ use std::borrow::Cow;
 mod checks;
 #[cfg(test)]
 mod corpus;
+mod phrases;
 mod prefilter;
 mod rules;
 mod said;

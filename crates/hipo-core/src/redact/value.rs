@@ -91,7 +91,7 @@ fn hex_uuid(v: &str) -> bool {
 }
 
 /// Things a secret word is often followed by that are not secrets.
-fn not_a_value(v: &str) -> bool {
+pub(super) fn not_a_value(v: &str) -> bool {
     static NOT: LazyLock<Option<Regex>> = LazyLock::new(|| {
         Regex::new(concat!(
             // Placeholders and variables: <your-token>, ${X}, {{ x }}, $X, %X%.
@@ -153,6 +153,8 @@ pub(super) enum Names {
     Pin,
     /// token, secret, key, credentials: random, or many words joined.
     Other,
+    /// A security question's answer, a memorable word: a few plain words.
+    Answer,
 }
 
 /// The words that name a PIN or a code (lower case), as the secret words
@@ -223,7 +225,12 @@ pub(super) const PASSWORD_WORDS: &[&str] = &[
 /// names.
 pub(super) fn names(word: &str) -> Names {
     let w = word.to_lowercase();
-    if PIN_WORDS
+    if ["answer", "memorable", "maiden"]
+        .iter()
+        .any(|a| w.contains(a))
+    {
+        Names::Answer
+    } else if PIN_WORDS
         .iter()
         .any(|p| w.starts_with(p) || w.ends_with(p) || w.ends_with(&format!("{p}s")))
         || w.contains(" code")
@@ -253,7 +260,7 @@ pub(super) fn looks_made_up(v: &str, strength: Strength, names: Names) -> bool {
     let code = match names {
         Names::Pin => strength != Strength::Weak,
         Names::Password => strength == Strength::Named,
-        Names::Other => false,
+        Names::Other | Names::Answer => false,
     };
     if code && digits_code(v) {
         return true;
@@ -273,10 +280,12 @@ pub(super) fn looks_made_up(v: &str, strength: Strength, names: Names) -> bool {
                 || mixed_hex(v)
                 || words_and_symbols(v)
         }
+        // Without a verb, letters and dots alone are never enough:
+        // "pw,AaAaAAaaaA" (found by `properties::prose_is_never_redacted`).
         (Names::Password, Strength::Bare) => {
-            joined_words(v, 3)
-                || (joined_words(v, 2) && v.bytes().any(|b| b.is_ascii_digit()))
-                || run_together(v)
+            let digit = v.bytes().any(|b| b.is_ascii_digit());
+            (joined_words(v, 3) && (digit || v.contains(['-', '_'])))
+                || (joined_words(v, 2) && digit)
                 || camel_and_digits(v)
         }
         // A passcode may be a password too ("passcode Thistle@Dawn"); but
@@ -452,141 +461,4 @@ fn run_together(v: &str) -> bool {
         .filter(|w| w[0].is_ascii_uppercase() && w[1].is_ascii_lowercase())
         .count();
     humps >= 3 && v.len() >= 10 && v.bytes().all(|b| b.is_ascii_alphanumeric())
-}
-
-/// The inside of a quoted value at the start of `rest` (`'granite owl
-/// whisper'`, `"mirror lake 2021"`): its range in `rest`, when it closes
-/// on the line within 64 bytes and holds at most five words (twelve for
-/// a passphrase).
-pub(super) fn quoted(rest: &str, passphrase: bool) -> Option<std::ops::Range<usize>> {
-    let open = rest.chars().next()?;
-    let close = match open {
-        '"' | '\'' | '`' => open,
-        '“' => '”',
-        '‘' => '’',
-        _ => return None,
-    };
-    let start = open.len_utf8();
-    let len = rest[start..].find(close)?;
-    let inner = &rest[start..start + len];
-    let ok = (4..=96).contains(&inner.len())
-        && !inner.contains('\n')
-        && inner == inner.trim()
-        && inner.split_whitespace().count() <= if passphrase { 12 } else { 5 }
-        // "the password is 'password'": the word itself, said in jest.
-        && !["password", "passwd", "pass", "secret", "token", "pin"]
-            .contains(&inner.to_lowercase().as_str())
-        && !super::placeholder(inner)
-        && !not_a_value(inner);
-    ok.then_some(start..start + len)
-}
-
-/// The length of a passphrase of plain words at the start of `rest`, up
-/// to the clause's end ("correct horse battery staple", "tangerine sky
-/// over wool, all lowercase"): three to twenty-four words of letters,
-/// none of them grammar or words about the phrase ("is stored in the
-/// vault", "is twelve random words").
-pub(super) fn spaced_words(rest: &str) -> Option<usize> {
-    const PROSE: &[&str] = &[
-        "not",
-        "no",
-        "in",
-        "on",
-        "at",
-        "the",
-        "a",
-        "an",
-        "to",
-        "of",
-        "for",
-        "is",
-        "are",
-        "be",
-        "been",
-        "was",
-        "were",
-        "and",
-        "or",
-        "but",
-        "with",
-        "from",
-        "by",
-        "as",
-        "it",
-        "its",
-        "this",
-        "that",
-        "stored",
-        "kept",
-        "saved",
-        "required",
-        "set",
-        "same",
-        "different",
-        "written",
-        "shared",
-        "sent",
-        "also",
-        "still",
-        "now",
-        "here",
-        "there",
-        "where",
-        "when",
-        "what",
-        "which",
-        "who",
-        "you",
-        "your",
-        "my",
-        "our",
-        "their",
-        "his",
-        "her",
-        "we",
-        "they",
-        "i",
-        "do",
-        "does",
-        "did",
-        "have",
-        "has",
-        "had",
-        "will",
-        "would",
-        "should",
-        "can",
-        "could",
-        "please",
-        "ask",
-        "check",
-        "see",
-        "use",
-        "used",
-        "words",
-        "word",
-        "characters",
-        "chars",
-        "letters",
-        "digits",
-        "numbers",
-        "long",
-        "short",
-        "random",
-        "secure",
-        "strong",
-        "weak",
-        "very",
-        "too",
-    ];
-    let stop = rest
-        .find([',', '.', ';', '(', '!', '?', '"', '`'])
-        .unwrap_or(rest.len());
-    let phrase = rest[..stop].trim_end();
-    let words: Vec<&str> = phrase.split_whitespace().collect();
-    let plain = words.iter().all(|w| {
-        w.bytes().all(|b| b.is_ascii_alphabetic())
-            && !PROSE.contains(&w.to_ascii_lowercase().as_str())
-    });
-    ((3..=24).contains(&words.len()) && plain).then_some(phrase.len())
 }

@@ -50,7 +50,8 @@ const KEYWORD: &str = concat!(
     r"|((?i-u:api|secret|access|private|signing|encryption|auth|master|app|client|license|ssh|gpg|deploy|account|pre-?shared|shared)[ _-]?)?",
     r"(?:(?i-u:keys?|cle|clave|chiave|sleutel)|(?i:schlüssel|clé|ключ))",
     r"|비밀번호|패스워드|암호|토큰|パスワード|トークン|暗証番号|密码|密碼|口令|令牌|密钥|密鑰",
-    r"|(?:API|api)\s?(?:키|キー)"
+    r"|(?:API|api)\s?(?:키|キー)",
+    r"|(?i-u:security[ _-]?(?:question[ _-]?|q[ _-]?)?answers?|secret[ _-]?answer|memorable[ _-]?word|maiden[ _-]?name)"
 );
 
 /// Bare "key" words of CJK text (`키`, `キー`) are left out of
@@ -133,6 +134,9 @@ fn said_after(word: &str) -> bool {
 /// scripts).
 static KEYWORD_ANCHORS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
     const OTHERS: &[&str] = &[
+        "answer",
+        "memorable",
+        "maiden",
         "wifi",
         "wi-fi",
         "seed",
@@ -272,6 +276,7 @@ pub(super) fn find(text: &str, need: &[bool]) -> Vec<Range<usize>> {
             strength,
             passphrase,
             names,
+            english: english(word),
         };
         if let Some(r) = read_value(text, m.end(), asks) {
             add(&mut out, r);
@@ -309,6 +314,29 @@ fn add(out: &mut Vec<Range<usize>>, r: Range<usize>) {
     if !out.iter().any(|o| o.start < r.end && r.start < o.end) {
         out.push(r);
     }
+}
+
+/// Whether a secret word is English's (other languages' words written in
+/// ASCII, `Passwort`, `senha`, `mdp`, are not).
+fn english(word: &str) -> bool {
+    const OTHERS: &[&str] = &[
+        "passwort",
+        "kennwort",
+        "wachtwoord",
+        "haslo",
+        "heslo",
+        "senha",
+        "sifre",
+        "mdp",
+        "parola",
+        "salasana",
+        "fraza",
+        "kata sandi",
+        "mot de passe",
+        "clave",
+    ];
+    let w = word.to_ascii_lowercase();
+    word.is_ascii() && !OTHERS.iter().any(|o| w.starts_with(o))
 }
 
 /// A bare "key" in the languages the scanner reads (lower case).
@@ -414,6 +442,14 @@ mod tests {
                 "Kh8$pW2@nQ",
             ),
             ("8812 is my PIN for the lab phone", "8812"),
+            // One plain word after English's verb, the clause ending; a
+            // security question's answer.
+            ("yeah the admin pw is quietstorm, one word", "quietstorm"),
+            ("my mum's maiden name is Fitzwilliam", "Fitzwilliam"),
+            (
+                "security answer for \"favourite teacher\" is Mrs Okonkwo",
+                "Mrs Okonkwo",
+            ),
         ] {
             assert_eq!(redacted(text), [secret], "{text}");
         }
@@ -459,6 +495,13 @@ mod tests {
             "ticket PAY-4821 is about the password reset flow",
             "jupyter on gpu-box-3 is password protected now; ask Wen for the password",
             "pub: 02a8c151fa2f2624019f0c9d4ea76c27f12e6e534ba81ef032098958dd62f68c90 (wallet public key)",
+            "the password is wrong.",
+            "Password: changed yesterday",
+            "enter your password to continue",
+            "la password è scaduta",
+            "das Passwort ist falsch",
+            "password = getpass.getpass('Vault password: ')",
+            "the security answer is case-insensitive",
         ] {
             assert!(redacted(text).is_empty(), "{text}");
         }

@@ -4,7 +4,8 @@
 //! value, which is a secret only if it looks like one of what the word
 //! names ([`crate::redact::value`]).
 
-use crate::redact::value::{Names, Strength, looks_made_up, looks_secret, quoted, spaced_words};
+use crate::redact::phrases::{answer_words, plain_word, quoted, spaced_words};
+use crate::redact::value::{Names, Strength, looks_made_up, looks_secret};
 use std::ops::Range;
 
 /// Words that, in the noun phrase after the secret word, say the value
@@ -163,6 +164,10 @@ pub(super) struct Asks {
     pub(super) strength: Strength,
     pub(super) passphrase: bool,
     pub(super) names: Names,
+    /// The word is English's: one plain word after it may be the password
+    /// (in other languages it is as often an adjective the scanner does
+    /// not know: "la contraseña es obligatoria").
+    pub(super) english: bool,
 }
 
 /// Reads the noun phrase, the verb and the value after a secret word
@@ -201,6 +206,12 @@ pub(super) fn read_value(text: &str, at: usize, mut asks: Asks) -> Option<Range<
                 words += 1;
                 continue;
             }
+            // One plain word is a password only after English's own verbs
+            // and signs ("is quietstorm", not "la password è scaduta" nor
+            // "your password to continue").
+            let sign = rest[..n].to_lowercase();
+            asks.english &=
+                ["is", "was", ":", "=", "->", "=>", "'s", "’s", "—", "–"].contains(&sign.as_str());
             verb = true;
             pos += n;
             continue;
@@ -277,6 +288,7 @@ fn value_at(text: &str, pos: usize, end: usize, asks: Asks) -> Option<Range<usiz
         strength,
         passphrase,
         names,
+        english,
     } = asks;
     if strength == Strength::Named && names != Names::Other {
         if let Some(q) = quoted(&text[pos..end], passphrase) {
@@ -291,10 +303,22 @@ fn value_at(text: &str, pos: usize, end: usize, asks: Asks) -> Option<Range<usiz
         {
             return Some(pos..pos + len);
         }
+        if names == Names::Answer
+            && let Some(len) = answer_words(&text[pos..end])
+        {
+            return Some(pos..pos + len);
+        }
     }
     let value = value_range(text, pos, end)?;
     let v = &text[value.clone()];
-    (looks_secret(v, strength, passphrase) || looks_made_up(v, strength, names)).then_some(value)
+    if looks_secret(v, strength, passphrase) || looks_made_up(v, strength, names) {
+        return Some(value);
+    }
+    // One plain word a password's verb gives, the clause ending after it.
+    let word = (strength == Strength::Named && names == Names::Password && english)
+        .then(|| plain_word(&text[pos..end]))
+        .flatten()?;
+    Some(pos..pos + word)
 }
 
 /// The length of digits in groups of one to four at the start of
