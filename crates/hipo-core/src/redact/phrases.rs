@@ -361,6 +361,14 @@ pub(super) fn plain_word(rest: &str) -> Option<usize> {
         .unwrap_or(rest.len());
     let word = &rest[..len];
     let lower = word.to_ascii_lowercase();
+    // A word, not an identifier: `secretKeyRef` is code.
+    let camel = word
+        .as_bytes()
+        .windows(2)
+        .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
+    if camel {
+        return None;
+    }
     let prose = PROSE.contains(&lower.as_str())
         || PREDICATES.contains(&lower.as_str())
         || adjective(word)

@@ -502,6 +502,7 @@ mod tests {
             "das Passwort ist falsch",
             "password = getpass.getpass('Vault password: ')",
             "the security answer is case-insensitive",
+            "- name: DB_PASSWORD valueFrom: secretKeyRef (see the docs)",
         ] {
             assert!(redacted(text).is_empty(), "{text}");
         }
