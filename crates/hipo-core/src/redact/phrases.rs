@@ -309,17 +309,22 @@ pub(super) fn quoted(rest: &str, passphrase: bool) -> Option<std::ops::Range<usi
     ok.then_some(start..start + len)
 }
 
+/// The start of `rest` up to the clause's punctuation, and its words.
+fn clause_words(rest: &str) -> (&str, Vec<&str>) {
+    let stop = rest
+        .find([',', '.', ';', '(', '!', '?', '"', '`'])
+        .unwrap_or(rest.len());
+    let clause = rest[..stop].trim_end();
+    (clause, clause.split_whitespace().collect())
+}
+
 /// The length of a passphrase of plain words at the start of `rest`, up
 /// to the clause's end ("correct horse battery staple", "tangerine sky
 /// over wool, all lowercase"): three to twenty-four words of letters,
 /// none of them grammar or words about the phrase ("is stored in the
 /// vault", "is twelve random words").
 pub(super) fn spaced_words(rest: &str) -> Option<usize> {
-    let stop = rest
-        .find([',', '.', ';', '(', '!', '?', '"', '`'])
-        .unwrap_or(rest.len());
-    let phrase = rest[..stop].trim_end();
-    let words: Vec<&str> = phrase.split_whitespace().collect();
+    let (phrase, words) = clause_words(rest);
     let plain = words.iter().all(|w| {
         w.bytes().all(|b| b.is_ascii_alphabetic())
             && !PROSE.contains(&w.to_ascii_lowercase().as_str())
@@ -331,11 +336,7 @@ pub(super) fn spaced_words(rest: &str) -> Option<usize> {
 /// one to four words to the clause's end ("Fitzwilliam", "Mrs Okonkwo",
 /// "Biscuit McFluffington"), none of grammar, none an adjective.
 pub(super) fn answer_words(rest: &str) -> Option<usize> {
-    let stop = rest
-        .find([',', '.', ';', '(', '!', '?', '"', '`'])
-        .unwrap_or(rest.len());
-    let answer = rest[..stop].trim_end();
-    let words: Vec<&str> = answer.split_whitespace().collect();
+    let (answer, words) = clause_words(rest);
     let plain = words.iter().all(|w| {
         w.chars()
             .all(|c| c.is_alphabetic() || matches!(c, '-' | '\''))
