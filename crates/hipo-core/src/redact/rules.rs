@@ -86,6 +86,7 @@ const PUBLISHED: &[&str] = &[
     "pul-",
     "xapp-",
     "SK",
+    ".atlasv1.",
 ];
 
 pub(super) const PATTERNS: &[Rule] = &[
@@ -223,7 +224,8 @@ pub(super) const PATTERNS: &[Rule] = &[
             r"|dapi[a-f0-9]{32}(?:-[0-9]+)?",
             r"|glc_[A-Za-z0-9+/]{32,400}={0,3}|glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|eyJrIjoi[A-Za-z0-9]{70,400}={0,3}",
             r"|PMAK-[a-fA-F0-9]{24}-[a-fA-F0-9]{34}",
-            r"|dp\.(?:pt|st|ct|sa|scim|audit)\.[A-Za-z0-9]{40,44}",
+            r"|dp\.(?:pt|st|ct|sa|scim|audit)\.(?:[a-z0-9_-]{1,15}\.)?[A-Za-z0-9]{40,44}",
+            r"|[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}",
             r"|ATATT3[A-Za-z0-9_=-]{50,}|ATCTT3[A-Za-z0-9_=-]{50,}",
             r"|[0-9a-f]{32}-us[0-9]{1,2}",
             r"|AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}",
@@ -391,7 +393,7 @@ pub(super) const PATTERNS: &[Rule] = &[
     ),
     // Session cookies: whoever holds one is logged in.
     (
-        r"(?:^|[;\s])(?i-u:sessionid|session_id|session|sid|connect\.sid|phpsessid|jsessionid|laravel_session|_session_id|remember_token)=([A-Za-z0-9%._+/-]{16,}={0,2})",
+        r"(?:^|[;\s])(?:__Host-|__Secure-)?(?i-u:sessionid|session_id|session|sid|connect\.sid|phpsessid|jsessionid|laravel_session|_session_id|remember_token)=([A-Za-z0-9%._+/-]{16,}={0,2})",
         1,
         Some(random_not_uuid),
         &["session", "sid="],
@@ -426,7 +428,7 @@ pub(super) const PATTERNS: &[Rule] = &[
     // Wi-Fi keys in wpa_supplicant and hostapd: `psk="…"`,
     // `wpa_passphrase=…`.
     (
-        r#"(?-u:)(?:psk|wpa_passphrase)\s*=\s*"?([^"\s$<{][^"\s]{7,})"?"#,
+        r#"(?-u:\b)(?:psk|wpa_passphrase)\s*=\s*"?([^"\s$<{][^"\s]{7,})"?"#,
         1,
         Some(not_a_placeholder_password),
         &["psk", "wpa_passphrase"],
@@ -491,6 +493,54 @@ pub(super) const PATTERNS: &[Rule] = &[
         1,
         Some(high_entropy),
         &["New value"],
+    ),
+    // Okta's API tokens: `Authorization: SSWS …`.
+    (r"(?-u:\b)SSWS\s+([A-Za-z0-9_-]{40,42})", 1, None, &["SSWS"]),
+    // Archives, sudo, Windows accounts, MinIO's client, SNMP: `zip -P …`,
+    // `7z a -p…`, `echo '…' | sudo -S`, `net user NAME PASS /add`, `mc
+    // alias set NAME URL ACCESS SECRET`, `snmp-server community …`.
+    (
+        r#"(?-u:\b)zip\s[^\n|;&]*?\s-P\s+["']?([^\s"'$<{-][^\s"']{2,})"#,
+        1,
+        None,
+        &["zip"],
+    ),
+    (
+        r#"(?-u:\b)7za?\s[^\n|;&]*?\s-p([^\s"'$<{-][^\s"']{2,})"#,
+        1,
+        None,
+        &["7z"],
+    ),
+    (
+        r#"(?-u:\b)echo\s+["']?([^\s"'|$<{][^\s"'|]{2,})["']?\s*\|\s*sudo\s+-S"#,
+        1,
+        None,
+        &["sudo -S"],
+    ),
+    (
+        r#"(?i-u:net)\s+(?i-u:user)\s+\S+\s+([^\s/"'*$<{][^\s"']{2,})\s+/(?i-u:add)"#,
+        1,
+        None,
+        &["net user"],
+    ),
+    (
+        r"(?-u:\b)mc\s+alias\s+set\s+\S+\s+\S+\s+\S+\s+(\S{8,})",
+        1,
+        Some(not_a_flag),
+        &["alias set"],
+    ),
+    (
+        r"(?-u:\b)snmp-server\s+community\s+(\S{4,})",
+        1,
+        Some(not_a_flag),
+        &["snmp-server"],
+    ),
+    // PHP's `new PDO($dsn, 'user', '…')`.
+    (
+        r#"(?i-u:new)\s+PDO\(\s*["'][^"'\n]*["']\s*,\s*["'][^"'\n]*["']\s*,\s*["']([^"'\n]{3,})["']"#,
+        1,
+        None,
+        &["PDO("],
     ),
     // keytool's and openssl's password flags: `-storepass …`,
     // `-passout pass:…`.

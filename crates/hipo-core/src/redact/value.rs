@@ -179,6 +179,11 @@ pub(super) const PIN_WORDS: &[&str] = &[
     "認証コード",
     "確認コード",
     "인증",
+    "kod",
+    "doğrulama",
+    "kode",
+    "رمز",
+    "ओटीपी",
 ];
 
 /// The words that name a password (lower case): English's short forms
@@ -225,7 +230,7 @@ pub(super) const PASSWORD_WORDS: &[&str] = &[
 /// names.
 pub(super) fn names(word: &str) -> Names {
     let w = word.to_lowercase();
-    if ["answer", "memorable", "maiden"]
+    if ["answer", "memorable", "maiden", "security q"]
         .iter()
         .any(|a| w.contains(a))
     {

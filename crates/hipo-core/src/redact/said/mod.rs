@@ -51,7 +51,8 @@ const KEYWORD: &str = concat!(
     r"(?:(?i-u:keys?|cle|clave|chiave|sleutel)|(?i:schlüssel|clé|ключ))",
     r"|비밀번호|패스워드|암호|토큰|パスワード|トークン|暗証番号|密码|密碼|口令|令牌|密钥|密鑰",
     r"|(?:API|api)\s?(?:키|キー)",
-    r"|(?i-u:security[ _-]?(?:question[ _-]?|q[ _-]?)?answers?|secret[ _-]?answer|memorable[ _-]?word|maiden[ _-]?name)"
+    r"|(?i-u:security[ _-]?(?:question[ _-]?|q[ _-]?)?answers?|security[ _-]?(?:questions?|q)|secret[ _-]?answer|memorable[ _-]?word|maiden[ _-]?name)",
+    r"|(?i:c[óo]digo de verifica[çc][ãa]o|codice otp|kod 2fa|kod sms|do[ğg]rulama kodu(?:nuz)?|kode otp)|رمز التحقق|ओटीपी"
 );
 
 /// Bare "key" words of CJK text (`키`, `キー`) are left out of
@@ -105,6 +106,7 @@ static BEFORE_RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
         r"((?i-u:is|was|that's|that is|it's|as)\s+)?",
         r"((?i-u:what|which)\s+(?:[\w']+\s+){1,3}?(?i-u:as|to)?\s*)?",
         r"((?i-u:the|my|our|your|their)\s+)?",
+        r"(?:(?i-u:new|old|current|temporary|temp|default|shared)\s+)?",
         r"(?:[\w-]+\s+){0,2}?$"
     ))
     .ok()
@@ -135,6 +137,7 @@ fn said_after(word: &str) -> bool {
 static KEYWORD_ANCHORS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
     const OTHERS: &[&str] = &[
         "answer",
+        "security",
         "memorable",
         "maiden",
         "wifi",
@@ -449,6 +452,12 @@ mod tests {
             (
                 "security answer for \"favourite teacher\" is Mrs Okonkwo",
                 "Mrs Okonkwo",
+            ),
+            ("security q: name of first pet -> Pickles", "Pickles"),
+            ("验证码 365 902，五分钟内有效", "365 902"),
+            (
+                "Marigold77! is the new office wifi password btw",
+                "Marigold77",
             ),
         ] {
             assert_eq!(redacted(text), [secret], "{text}");

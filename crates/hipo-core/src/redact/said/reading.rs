@@ -227,7 +227,14 @@ pub(super) fn read_value(text: &str, at: usize, mut asks: Asks) -> Option<Range<
         if verb {
             return after_sign(text, pos, line_end, asks);
         }
-        // No verb yet: a value that is plainly a secret ("passphrase …").
+        // No verb yet: a value that is plainly a secret ("passphrase …"),
+        // or a code in groups right after its word ("验证码 365 902").
+        if asks.names == Names::Pin
+            && words == 0
+            && let Some(len) = digit_groups(&text[pos..line_end])
+        {
+            return Some(pos..pos + len);
+        }
         let value = value_range(text, pos, line_end);
         if let Some(v) = value.filter(|v| {
             let v = &text[v.clone()];
@@ -297,17 +304,19 @@ fn value_at(text: &str, pos: usize, end: usize, asks: Asks) -> Option<Range<usiz
         if passphrase && let Some(len) = spaced_words(&text[pos..end]) {
             return Some(pos..pos + len);
         }
-        // A code said in groups: "884 2019 71", "209 448".
-        if names == Names::Pin
-            && let Some(len) = digit_groups(&text[pos..end])
-        {
-            return Some(pos..pos + len);
-        }
         if names == Names::Answer
             && let Some(len) = answer_words(&text[pos..end])
         {
             return Some(pos..pos + len);
         }
+    }
+    // A code said in groups, with a verb or without: "884 2019 71", "验证码
+    // 365 902".
+    if names == Names::Pin
+        && strength != Strength::Weak
+        && let Some(len) = digit_groups(&text[pos..end])
+    {
+        return Some(pos..pos + len);
     }
     let value = value_range(text, pos, end)?;
     let v = &text[value.clone()];
@@ -329,8 +338,11 @@ fn digit_groups(rest: &str) -> Option<usize> {
     let mut groups = 0;
     let mut digits = 0;
     for group in rest.split(' ') {
-        let d = group.trim_end_matches(['.', ',', ';', ')']);
-        if d.is_empty() || d.len() > 4 || !d.bytes().all(|b| b.is_ascii_digit()) {
+        // The group's digits, whatever follows them ("902，", "913.").
+        let d = &group[..group
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(group.len())];
+        if d.is_empty() || d.len() > 4 {
             break;
         }
         len += usize::from(groups > 0) + d.len();
