@@ -227,20 +227,7 @@ pub(super) fn read_value(text: &str, at: usize, mut asks: Asks) -> Option<Range<
         if verb {
             return after_sign(text, pos, line_end, asks);
         }
-        // No verb yet: a value that is plainly a secret ("passphrase …"),
-        // or a code in groups right after its word ("验证码 365 902").
-        if asks.names == Names::Pin
-            && words == 0
-            && let Some(len) = digit_groups(&text[pos..line_end])
-        {
-            return Some(pos..pos + len);
-        }
-        let value = value_range(text, pos, line_end);
-        if let Some(v) = value.filter(|v| {
-            let v = &text[v.clone()];
-            looks_secret(v, Strength::Bare, asks.passphrase)
-                || looks_made_up(v, Strength::Bare, asks.names)
-        }) {
+        if let Some(v) = without_verb(text, pos, line_end, asks, words) {
             return Some(v);
         }
         asks.passphrase |= bare.contains("passphrase");
@@ -258,6 +245,29 @@ pub(super) fn read_value(text: &str, at: usize, mut asks: Asks) -> Option<Range<
         }
         pos = token_end;
     }
+}
+
+/// A value with no verb before it, at `pos`: one that is plainly a
+/// secret ("passphrase …"), or a code in groups right after its word
+/// ("验证码 365 902").
+fn without_verb(
+    text: &str,
+    pos: usize,
+    end: usize,
+    asks: Asks,
+    words: usize,
+) -> Option<Range<usize>> {
+    if asks.names == Names::Pin
+        && words == 0
+        && let Some(len) = digit_groups(&text[pos..end])
+    {
+        return Some(pos..pos + len);
+    }
+    value_range(text, pos, end).filter(|v| {
+        let v = &text[v.clone()];
+        looks_secret(v, Strength::Bare, asks.passphrase)
+            || looks_made_up(v, Strength::Bare, asks.names)
+    })
 }
 
 /// The value at `pos`, just after the verb or sign; failing that, one
