@@ -30,8 +30,7 @@ pub(super) fn key_like(value: &str) -> bool {
 /// [`high_entropy`], and not a UUID (`SESSION_ID=268e1326-…` names a
 /// session in a log; a cookie's value is random in its own alphabet).
 pub(super) fn random_not_uuid(value: &str) -> bool {
-    let lens: Vec<usize> = value.split('-').map(str::len).collect();
-    high_entropy(value) && lens != [8, 4, 4, 4, 12]
+    high_entropy(value) && !super::value::hex_uuid(value)
 }
 
 /// Shannon entropy in bits a byte.

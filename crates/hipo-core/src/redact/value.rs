@@ -85,7 +85,7 @@ fn mixed(s: &str) -> bool {
     (letter && digit) || camel
 }
 
-fn hex_uuid(v: &str) -> bool {
+pub(super) fn hex_uuid(v: &str) -> bool {
     let lens: Vec<usize> = v.split('-').map(str::len).collect();
     lens == [8, 4, 4, 4, 12] && v.bytes().all(|b| b == b'-' || b.is_ascii_hexdigit())
 }
@@ -186,6 +186,10 @@ pub(super) const PIN_WORDS: &[&str] = &[
     "ओटीपी",
 ];
 
+/// English's short forms of a password's name, the first of
+/// [`PASSWORD_WORDS`].
+pub(super) const ENGLISH_PASSWORD_WORDS: &[&str] = &["pass", "pw", "pwd"];
+
 /// The words that name a password (lower case): English's short forms
 /// and the names in the other languages the scanner reads; also anchors
 /// of its prefilter.
@@ -193,6 +197,7 @@ pub(super) const PASSWORD_WORDS: &[&str] = &[
     "pass",
     "pw",
     "pwd",
+    "passwort",
     "lösenord",
     "heslo",
     "kata sandi",
@@ -235,12 +240,9 @@ pub(super) fn names(word: &str) -> Names {
         .any(|a| w.contains(a))
     {
         Names::Answer
-    } else if PIN_WORDS
-        .iter()
-        .any(|p| w.starts_with(p) || w.ends_with(p) || w.ends_with(&format!("{p}s")))
-        || w.contains(" code")
-        || w.contains("code ")
-    {
+    } else if PIN_WORDS.iter().any(|p| {
+        w.starts_with(p) || w.strip_suffix('s').is_some_and(|x| x.ends_with(p)) || w.ends_with(p)
+    }) {
         Names::Pin
     } else if PASSWORD_WORDS.iter().any(|p| w.starts_with(p))
         || w.starts_with("pas")

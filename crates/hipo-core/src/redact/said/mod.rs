@@ -21,7 +21,8 @@
 mod reading;
 
 use super::value::{
-    Names, PASSWORD_WORDS, PIN_WORDS, Strength, looks_made_up, looks_secret, names,
+    ENGLISH_PASSWORD_WORDS, Names, PASSWORD_WORDS, PIN_WORDS, Strength, looks_made_up,
+    looks_secret, names,
 };
 use reading::{Asks, read_value, value_range};
 use regex::Regex;
@@ -151,7 +152,6 @@ static KEYWORD_ANCHORS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
         "token",
         "credential",
         "creds",
-        "passwort",
         "токен",
         "토큰",
         "키",
@@ -322,24 +322,12 @@ fn add(out: &mut Vec<Range<usize>>, r: Range<usize>) {
 /// Whether a secret word is English's (other languages' words written in
 /// ASCII, `Passwort`, `senha`, `mdp`, are not).
 fn english(word: &str) -> bool {
-    const OTHERS: &[&str] = &[
-        "passwort",
-        "kennwort",
-        "wachtwoord",
-        "haslo",
-        "heslo",
-        "senha",
-        "sifre",
-        "mdp",
-        "parola",
-        "salasana",
-        "fraza",
-        "kata sandi",
-        "mot de passe",
-        "clave",
-    ];
     let w = word.to_ascii_lowercase();
-    word.is_ascii() && !OTHERS.iter().any(|o| w.starts_with(o))
+    word.is_ascii()
+        && !PASSWORD_WORDS
+            .iter()
+            .filter(|p| !ENGLISH_PASSWORD_WORDS.contains(p))
+            .any(|o| w.starts_with(o))
 }
 
 /// A bare "key" in the languages the scanner reads (lower case).
