@@ -30,7 +30,13 @@ pub(super) fn key_like(value: &str) -> bool {
 /// [`high_entropy`], and not a UUID (`SESSION_ID=268e1326-…` names a
 /// session in a log; a cookie's value is random in its own alphabet).
 pub(super) fn random_not_uuid(value: &str) -> bool {
-    high_entropy(value) && !super::value::hex_uuid(value)
+    high_entropy(value) && !hex_uuid(value)
+}
+
+/// A UUID in its usual form: hex in groups of 8, 4, 4, 4 and 12.
+pub(super) fn hex_uuid(v: &str) -> bool {
+    let lens: Vec<usize> = v.split('-').map(str::len).collect();
+    lens == [8, 4, 4, 4, 12] && v.bytes().all(|b| b == b'-' || b.is_ascii_hexdigit())
 }
 
 /// Shannon entropy in bits a byte.

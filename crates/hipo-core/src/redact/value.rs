@@ -47,7 +47,7 @@ pub(super) fn looks_secret(v: &str, strength: Strength, passphrase: bool) -> boo
         .filter(|s| !s.is_empty())
         .collect();
     let mixed_segment = segments.iter().any(|s| mixed(s));
-    let uuid = segments.len() == 5 && hex_uuid(v);
+    let uuid = segments.len() == 5 && super::checks::hex_uuid(v);
     let random = v.len() >= 16 && letters && digit && super::checks::entropy(v) >= 3.5;
     let phrase = passphrase
         && segments.len() >= 3
@@ -83,11 +83,6 @@ fn mixed(s: &str) -> bool {
         .windows(2)
         .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
     (letter && digit) || camel
-}
-
-pub(super) fn hex_uuid(v: &str) -> bool {
-    let lens: Vec<usize> = v.split('-').map(str::len).collect();
-    lens == [8, 4, 4, 4, 12] && v.bytes().all(|b| b == b'-' || b.is_ascii_hexdigit())
 }
 
 /// Things a secret word is often followed by that are not secrets.
