@@ -409,7 +409,73 @@ pub(super) const CASES: &[(&str, &str)] = &[
     ("token: expires in 1h", "token: expires in 1h"),
     ("Password: Required.", "Password: Required."),
     ("secret: well-known", "secret: well-known"),
-    ("bypass: Sup3rS3cret!x", "bypass: Sup3rS3cret!x"),
+    ("bypass: Sup3rS3cret_x", "bypass: Sup3rS3cret_x"),
+    // Recovery keys and codes (blind set 7).
+    (
+        "BitLocker recovery key: 62YJB-GG92T",
+        "BitLocker recovery key: [REDACTED]",
+    ),
+    (
+        "use recovery code 92dm-2cnu if I lose my phone",
+        "use recovery code [REDACTED] if I lose my phone",
+    ),
+    (
+        "BitLocker recovery key is 412345-098765-223344-556677-889900-112233-445566-778899",
+        "BitLocker recovery key is [REDACTED]",
+    ),
+    (
+        "code de récupération : pxrj-bq5z",
+        "code de récupération : [REDACTED]",
+    ),
+    (
+        "the recovery key is in Azure AD",
+        "the recovery key is in Azure AD",
+    ),
+    (
+        "the backup code flow is two-factor",
+        "the backup code flow is two-factor",
+    ),
+    // A security question before its answer.
+    (
+        "security question (mother's maiden name): Elm Street",
+        "security question (mother's maiden name): [REDACTED]",
+    ),
+    (
+        "answer to \"name of first pet\" is Biscuit",
+        "answer to \"name of first pet\" is [REDACTED]",
+    ),
+    (
+        "the answer to 'why is it slow' is the missing index, see above",
+        "the answer to 'why is it slow' is the missing index, see above",
+    ),
+    ("security answer → Buttons", "security answer → [REDACTED]"),
+    (
+        "mysqldump asked for a password because ~/.my.cnf had wrong permissions (0644 → 0600)",
+        "mysqldump asked for a password because ~/.my.cnf had wrong permissions (0644 → 0600)",
+    ),
+    // A password by its shape alone.
+    (
+        "I typed Hazelnut&Rye9 and it worked",
+        "I typed [REDACTED] and it worked",
+    ),
+    (
+        "root/AcmeRoot!1 on the lab hosts",
+        "root/[REDACTED] on the lab hosts",
+    ),
+    (
+        "get started with your Galaxy Watch Active2! It's great",
+        "get started with your Galaxy Watch Active2! It's great",
+    ),
+    (
+        "Message-ID <CAF3x9Qw93b838e@mail.gmail.com>",
+        "Message-ID <CAF3x9Qw93b838e@mail.gmail.com>",
+    ),
+    (
+        "https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42s",
+        "https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=42s",
+    ),
+    ("if (a && B2c) { x!=Y3 }", "if (a && B2c) { x!=Y3 }"),
+    ("#Rust2024 @alice99 $HOME1", "#Rust2024 @alice99 $HOME1"),
     ("PASSWORD: REQUIRED", "PASSWORD: REQUIRED"),
     (
         "Authorization: Basic credentials are rejected",

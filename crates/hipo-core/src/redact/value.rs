@@ -293,9 +293,14 @@ pub(super) fn looks_made_up(v: &str, strength: Strength, names: Names) -> bool {
         // A passcode may be a password too ("passcode Thistle@Dawn"); but
         // a combo or a code given with "to" is as often prose ("a rod and
         // reel combo with a medium to medium-heavy action").
-        (Names::Pin, Strength::Bare) => looks_made_up(v, strength, Names::Password),
+        (Names::Pin, Strength::Bare) => {
+            looks_made_up(v, strength, Names::Password) || recovery_code(v)
+        }
         (Names::Pin, Strength::Named) => words_and_symbols(v),
-        (Names::Other, Strength::Named) => joined_words(v, 3),
+        // A recovery key of many groups (BitLocker's eight of six digits).
+        (Names::Other, Strength::Named) => {
+            joined_words(v, 3) || (recovery_code(v) && v.split('-').count() >= 3)
+        }
         _ => false,
     }
 }
@@ -331,6 +336,41 @@ fn letters_code(v: &str) -> bool {
         })
         && v.bytes().any(|b| b.is_ascii_digit())
         && v.bytes().any(|b| b.is_ascii_alphabetic())
+}
+
+/// A password by its shape alone, with no word naming it: capitals, small
+/// letters, digits and a symbol of a password's (`Pumpkin$Spice9`,
+/// `Ch@rlie-Br0wn!`, `Bonsai#Tree#14`), 8 to 32 characters, a letter or
+/// digit first (`#tag`, `@name`, `$VAR`, `*bold*` are not), and none of
+/// code's pairs of signs (`&&`, `!=`, `==`, `->`, `**`).
+pub(super) fn password_shape(v: &str) -> bool {
+    // A sentence's `!` is not a password's: "the Galaxy Watch Active2!".
+    let v = v.trim_end_matches(['!', '?']);
+    const CODE: &[&str] = &[
+        "&&", "||", "!=", "==", "+=", "-=", "*=", "=>", "->", "**", "##", "$$", "%%", "^^",
+    ];
+    (8..=32).contains(&v.len())
+        && v.bytes().any(|b| b.is_ascii_uppercase())
+        && v.bytes().any(|b| b.is_ascii_lowercase())
+        && v.bytes().any(|b| b.is_ascii_digit())
+        && v.bytes().any(|b| b"!@#$%^&*".contains(&b))
+        && !CODE.iter().any(|c| v.contains(c))
+        // A URL's query: `v=dQw4w9WgXcQ&t=42s`.
+        && !(v.contains('=') && v.contains('&'))
+        && !not_a_value(v)
+}
+
+/// A recovery or backup code as services print them (`fbfk-n7z1`,
+/// `SRSV1-MYGZF`, `73kd-92mx-pq41`): two to eight groups of four to six
+/// letters and digits, a digit among them, where a code's word with a
+/// hyphen (`two-factor`, `one-time`) has short or plain groups.
+fn recovery_code(v: &str) -> bool {
+    let groups: Vec<&str> = v.split('-').collect();
+    (2..=8).contains(&groups.len())
+        && groups
+            .iter()
+            .all(|g| (4..=6).contains(&g.len()) && g.bytes().all(|b| b.is_ascii_alphanumeric()))
+        && v.bytes().any(|b| b.is_ascii_digit())
 }
 
 /// Letters with a capital after a small one, and digits (`qP7vN3x`,

@@ -22,7 +22,7 @@ mod reading;
 
 use super::value::{
     ENGLISH_PASSWORD_WORDS, Names, PASSWORD_WORDS, PIN_WORDS, Strength, looks_made_up,
-    looks_secret, names,
+    looks_secret, names, password_shape,
 };
 use reading::{Asks, read_value, value_range};
 use regex::Regex;
@@ -44,15 +44,17 @@ const KEYWORD: &str = concat!(
     r"|(?i-u:passw(?:or)?ds?|passphrases?|passcodes?|pwd|pw|pass|pins?|wi-?fi|secrets?|tokens?|authtokens?|credentials?|creds)",
     r"|(?i-u:(?:backup|recovery|unlock|access|door|alarm|gate|verification|otp|2fa|mfa|lock|keypad|opener|lockbox|entry|security|safe|garage|building|sms|one[ -]?time|atm|meeting|bridge|release|login|auth|disarm|master|entrance|padlock|bypass|host|cage)[ _-]?codes?)",
     r"|(?i-u:digicode|codice di (?:verifica|accesso|sicurezza))",
-    r"|(?i:c[óo]digo de (?:verificaci[óo]n|acceso|seguridad|desbloqueo)|code d'acc[èe]s|code de (?:v[ée]rification|s[ée]curit[ée]))",
+    r"|(?i:c[óo]digo de (?:verificaci[óo]n|acceso|seguridad|desbloqueo|recuperaci[óo]n)|code d'acc[èe]s|code de (?:v[ée]rification|s[ée]curit[ée]|r[ée]cup[ée]ration)|c[óo]digos? de recupera[çc][ãa]o|codice di recupero|cl[ée] de r[ée]cup[ée]ration)",
     r"|验证码|驗證碼|認証コード|確認コード|인증번호|인증 ?코드",
     r"|(?i-u:(?:otp|totp|2fa|mfa)[ _-]?seeds?|combo|combination|puk|pasword|passwrod|passowrd|paswrod|paswd)",
     r"|(?i-u:(?:secret|seed|recovery|backup|challenge|mnemonic|wallet|master)[ _-]?phrases?|(?:wallet|recovery|mnemonic)?[ _-]?seed[ _-]?(?:words|phrase)|wallet seed)|비번",
-    r"|((?i-u:api|secret|access|private|signing|encryption|auth|master|app|client|license|ssh|gpg|deploy|account|pre-?shared|shared)[ _-]?)?",
+    r"|((?i-u:api|secret|access|private|signing|encryption|auth|master|app|client|license|ssh|gpg|deploy|account|pre-?shared|shared|recovery|backup|bitlocker)[ _-]?)?",
     r"(?:(?i-u:keys?|cle|clave|chiave|sleutel)|(?i:schlüssel|clé|ключ))",
     r"|비밀번호|패스워드|암호|토큰|パスワード|トークン|暗証番号|密码|密碼|口令|令牌|密钥|密鑰",
     r"|(?:API|api)\s?(?:키|キー)",
     r"|(?i-u:security[ _-]?(?:question[ _-]?|q[ _-]?)?answers?|security[ _-]?(?:questions?|q)|secret[ _-]?answer|memorable[ _-]?word|maiden[ _-]?name)",
+    // "the answer to 'first pet' is …": read from the question's quote.
+    r#"|(?i-u:answers?\s+(?:to|for)\s+)['"‘“]"#,
     r"|(?i:c[óo]digo de verifica[çc][ãa]o|codice otp|kod 2fa|kod sms|do[ğg]rulama kodu(?:nuz)?|kode otp)|رمز التحقق|ओटीपी"
 );
 
@@ -92,6 +94,18 @@ static LOGIN_RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(concat!(
         r"(?i-u:use|with|login|log in as|creds|credentials|user|username|account)\s*:?\s+",
         r#"[A-Za-z][A-Za-z0-9_.@-]{1,31}[:/]([\x21-\x7E&&[^"'`]]{6,})"#
+    ))
+    .ok()
+});
+
+/// A word that is a password by its shape alone, said with no word for
+/// it ("I typed Hazelnut&Rye9 and it worked", "root/AcmeRoot!1 on the
+/// lab hosts"): checked by [`password_shape`].
+static SHAPE_RE: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r#"(?:^|[\s"'`(\[</])"#,
+        r"([A-Za-z0-9][A-Za-z0-9+=?~_-]*[!@#$%^&*][A-Za-z0-9!@#$%^&*+=?~_-]*)",
+        r#"(?:$|[\s"'`)\],.;:>])"#
     ))
     .ok()
 });
@@ -178,9 +192,10 @@ pub(super) enum Part {
     Keyword,
     Pair,
     Login,
+    Shape,
 }
 
-pub(super) const PARTS: [Part; 3] = [Part::Keyword, Part::Pair, Part::Login];
+pub(super) const PARTS: [Part; 4] = [Part::Keyword, Part::Pair, Part::Login, Part::Shape];
 
 impl Part {
     /// Literals one of which (ASCII case aside) every match contains.
@@ -197,6 +212,7 @@ impl Part {
                 "credential",
                 "account",
             ],
+            Part::Shape => &["!", "@", "#", "$", "%", "^", "&", "*"],
         }
     }
 
@@ -205,6 +221,7 @@ impl Part {
             Part::Keyword => KEYWORD_RE.as_ref(),
             Part::Pair => PAIR_RE.as_ref(),
             Part::Login => LOGIN_RE.as_ref(),
+            Part::Shape => SHAPE_RE.as_ref(),
         }
     }
 }
@@ -223,6 +240,17 @@ pub(super) fn find(text: &str, need: &[bool]) -> Vec<Range<usize>> {
             };
             // A login's pair: a password, made up as passwords are.
             let v = &text[r.clone()];
+            if matches!(part, Part::Shape) {
+                // A name that runs on past a dot is an address or a file
+                // (`<CAF3x9@mail.gmail.com>`, `Build#12.log`).
+                let mut after = text[g.end()..].chars();
+                let runs_on =
+                    after.next() == Some('.') && after.next().is_some_and(char::is_alphanumeric);
+                if !runs_on && password_shape(&text[g.range()]) {
+                    add(&mut out, g.range());
+                }
+                continue;
+            }
             if looks_secret(v, Strength::Bare, false)
                 || looks_made_up(v, Strength::Bare, Names::Password)
             {
@@ -281,7 +309,9 @@ pub(super) fn find(text: &str, need: &[bool]) -> Vec<Range<usize>> {
             names,
             english: english(word),
         };
-        if let Some(r) = read_value(text, m.end(), asks) {
+        let quote = word.chars().next_back().filter(|c| "'\"‘“".contains(*c));
+        let at = m.end() - quote.map_or(0, char::len_utf8);
+        if let Some(r) = read_value(text, at, asks) {
             add(&mut out, r);
         }
     }

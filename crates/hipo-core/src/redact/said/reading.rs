@@ -154,7 +154,7 @@ const VERBS: &[&str] = &[
     "ialah",
 ];
 const SIGNS: &[&str] = &[
-    "->", "=>", "=", ":", "：", "—", "–", "'s", "’s", "는", "은", "は", "是", "为", "為",
+    "->", "=>", "→", "=", ":", "：", "—", "–", "'s", "’s", "는", "은", "は", "是", "为", "為",
 ];
 
 /// What a secret word asks of its value: how much it must look like a
@@ -191,12 +191,28 @@ pub(super) fn read_value(text: &str, at: usize, mut asks: Asks) -> Option<Range<
         if !verb && let Some(r) = bracketed(text, pos, line_end, asks) {
             return Some(r);
         }
+        // A security question's own words, quoted or in brackets, come
+        // before its answer: "answer to 'first pet' is …", "security
+        // question (mother's maiden name): …".
+        let spaced = &text[pos..line_end];
+        let lead = spaced.len() - spaced.trim_start().len();
+        if !verb
+            && asks.names == Names::Answer
+            && let Some(after) = question(&spaced[lead..])
+        {
+            pos += lead + after;
+            words += 1;
+            continue;
+        }
         pos = skip_space(text, pos, line_end);
         if pos >= line_end {
             return None;
         }
         let rest = &text[pos..line_end];
-        if let Some(n) = sign_or_verb(rest) {
+        // An arrow gives a value right after the word ("secret answer →
+        // …"); further on it is a change told ("permissions (0644 → 0600)").
+        let arrow_too_far = rest.starts_with('→') && words > 2;
+        if let Some(n) = sign_or_verb(rest).filter(|_| !arrow_too_far) {
             // "to" and "as" also start a noun phrase's tail ("the password
             // to the shared drive is …"): read on when no value follows.
             let preposition = matches!(rest[..n].to_lowercase().as_str(), "to" | "as");
@@ -210,8 +226,8 @@ pub(super) fn read_value(text: &str, at: usize, mut asks: Asks) -> Option<Range<
             // and signs ("is quietstorm", not "la password è scaduta" nor
             // "your password to continue").
             let sign = rest[..n].to_lowercase();
-            asks.english &=
-                ["is", "was", ":", "=", "->", "=>", "'s", "’s", "—", "–"].contains(&sign.as_str());
+            asks.english &= ["is", "was", ":", "=", "->", "=>", "→", "'s", "’s", "—", "–"]
+                .contains(&sign.as_str());
             verb = true;
             pos += n;
             continue;
@@ -245,6 +261,31 @@ pub(super) fn read_value(text: &str, at: usize, mut asks: Asks) -> Option<Range<
         }
         pos = token_end;
     }
+}
+
+/// The length of a question quoted or in brackets at the start of
+/// `rest` ("to" or "for" before it included), with its closing mark.
+fn question(rest: &str) -> Option<usize> {
+    let lower = rest.to_ascii_lowercase();
+    let skip = ["to ", "for "]
+        .iter()
+        .find(|p| lower.starts_with(*p))
+        .map_or(0, |p| p.len());
+    let open = rest[skip..].chars().next()?;
+    let close = match open {
+        '(' => ')',
+        '（' => '）',
+        '"' => '"',
+        '\'' => '\'',
+        '‘' => '’',
+        '“' => '”',
+        '«' => '»',
+        _ => return None,
+    };
+    let from = skip + open.len_utf8();
+    let len = rest[from..].find(close)?;
+    // A question is a few words, not a value in quotes.
+    (rest[from..from + len].contains(' ')).then_some(from + len + close.len_utf8())
 }
 
 /// A value with no verb before it, at `pos`: one that is plainly a
