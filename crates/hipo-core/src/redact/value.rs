@@ -294,13 +294,11 @@ pub(super) fn looks_made_up(v: &str, strength: Strength, names: Names) -> bool {
         // a combo or a code given with "to" is as often prose ("a rod and
         // reel combo with a medium to medium-heavy action").
         (Names::Pin, Strength::Bare) => {
-            looks_made_up(v, strength, Names::Password) || recovery_code(v)
+            looks_made_up(v, strength, Names::Password) || recovery_code(v, 2)
         }
         (Names::Pin, Strength::Named) => words_and_symbols(v),
         // A recovery key of many groups (BitLocker's eight of six digits).
-        (Names::Other, Strength::Named) => {
-            joined_words(v, 3) || (recovery_code(v) && v.split('-').count() >= 3)
-        }
+        (Names::Other, Strength::Named) => joined_words(v, 3) || recovery_code(v, 3),
         _ => false,
     }
 }
@@ -361,12 +359,12 @@ pub(super) fn password_shape(v: &str) -> bool {
 }
 
 /// A recovery or backup code as services print them (`fbfk-n7z1`,
-/// `SRSV1-MYGZF`, `73kd-92mx-pq41`): two to eight groups of four to six
-/// letters and digits, a digit among them, where a code's word with a
+/// `SRSV1-MYGZF`, `73kd-92mx-pq41`): `min` to eight groups of four to
+/// six letters and digits, a digit among them, where a code's word with a
 /// hyphen (`two-factor`, `one-time`) has short or plain groups.
-fn recovery_code(v: &str) -> bool {
+fn recovery_code(v: &str, min: usize) -> bool {
     let groups: Vec<&str> = v.split('-').collect();
-    (2..=8).contains(&groups.len())
+    (min..=8).contains(&groups.len())
         && groups
             .iter()
             .all(|g| (4..=6).contains(&g.len()) && g.bytes().all(|b| b.is_ascii_alphanumeric()))

@@ -235,22 +235,22 @@ pub(super) fn find(text: &str, need: &[bool]) -> Vec<Range<usize>> {
         let Some(re) = part.regex() else { continue };
         for c in re.captures_iter(text) {
             let Some(g) = c.get(1) else { continue };
-            let Some(r) = value_range(text, g.start(), g.end()) else {
-                continue;
-            };
-            // A login's pair: a password, made up as passwords are.
-            let v = &text[r.clone()];
             if matches!(part, Part::Shape) {
                 // A name that runs on past a dot is an address or a file
                 // (`<CAF3x9@mail.gmail.com>`, `Build#12.log`).
                 let mut after = text[g.end()..].chars();
                 let runs_on =
                     after.next() == Some('.') && after.next().is_some_and(char::is_alphanumeric);
-                if !runs_on && password_shape(&text[g.range()]) {
+                if !runs_on && password_shape(g.as_str()) {
                     add(&mut out, g.range());
                 }
                 continue;
             }
+            let Some(r) = value_range(text, g.start(), g.end()) else {
+                continue;
+            };
+            // A login's pair: a password, made up as passwords are.
+            let v = &text[r.clone()];
             if looks_secret(v, Strength::Bare, false)
                 || looks_made_up(v, Strength::Bare, Names::Password)
             {

@@ -266,10 +266,12 @@ pub(super) fn read_value(text: &str, at: usize, mut asks: Asks) -> Option<Range<
 /// The length of a question quoted or in brackets at the start of
 /// `rest` ("to" or "for" before it included), with its closing mark.
 fn question(rest: &str) -> Option<usize> {
-    let lower = rest.to_ascii_lowercase();
     let skip = ["to ", "for "]
         .iter()
-        .find(|p| lower.starts_with(*p))
+        .find(|p| {
+            rest.get(..p.len())
+                .is_some_and(|w| w.eq_ignore_ascii_case(p))
+        })
         .map_or(0, |p| p.len());
     let open = rest[skip..].chars().next()?;
     let close = match open {
