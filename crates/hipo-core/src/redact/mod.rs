@@ -17,9 +17,11 @@
 use regex::Captures;
 use std::borrow::Cow;
 
+mod card;
 mod checks;
 #[cfg(test)]
 mod corpus;
+mod mnemonic;
 mod phrases;
 mod prefilter;
 mod rules;
@@ -74,7 +76,9 @@ pub fn redact(text: &str) -> Cow<'_, str> {
 fn redact_once(text: &str) -> Cow<'_, str> {
     let rules = &*RULES;
     let need = rules.candidates(text);
-    if !need.contains(&true) {
+    // Seed phrases have no anchor: their words are the sign.
+    let seeds = !mnemonic::find(text).is_empty();
+    if !need.contains(&true) && !seeds {
         return Cow::Borrowed(text);
     }
     let mut out = Cow::Borrowed(text);
@@ -95,6 +99,12 @@ fn redact_once(text: &str) -> Cow<'_, str> {
     if parts.contains(&true) {
         let mut found = said::find(&out, parts);
         found.retain(|r| !public_by_design(&out[r.clone()]));
+        if !found.is_empty() {
+            out = Cow::Owned(replace_ranges(&out, found));
+        }
+    }
+    if seeds {
+        let found = mnemonic::find(&out);
         if !found.is_empty() {
             out = Cow::Owned(replace_ranges(&out, found));
         }

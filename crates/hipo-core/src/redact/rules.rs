@@ -627,4 +627,7 @@ pub(super) const PATTERNS: &[Rule] = &[
             "seed",
         ],
     ),
+    // Payment cards: see [`super::card`].
+    super::card::NUMBER,
+    super::card::SECURITY_CODE,
 ];

@@ -510,6 +510,50 @@ pub(super) const CASES: &[(&str, &str)] = &[
         "회의에서 비밀번호 정책을 논의함",
         "회의에서 비밀번호 정책을 논의함",
     ),
+    // Payment cards: on a line naming a card, by network, length and Luhn.
+    (
+        "User: use the Visa 4716 5069 6252 5211 exp 11/28 for the invoice",
+        "User: use the Visa [REDACTED] exp 11/28 for the invoice",
+    ),
+    (
+        "company AMEX for the AWS bill: 3448 809821 23473, CVC 862",
+        "company AMEX for the AWS bill: [REDACTED], CVC [REDACTED]",
+    ),
+    ("- 信用卡号 5289245016284368", "- 信用卡号 [REDACTED]"),
+    (
+        "Stripe test card 4242 4242 4242 4242, any CVC",
+        "Stripe test card 4242 4242 4242 4242, any CVC",
+    ),
+    (
+        "card ending 4421 was charged for order 4716506962525212",
+        "card ending 4421 was charged for order 4716506962525212",
+    ),
+    (
+        "tracking 4716 5069 6252 5211 via DHL",
+        "tracking 4716 5069 6252 5211 via DHL",
+    ),
+    // Seed phrases: twelve BIP-39 words in a row.
+    (
+        "write this down: october rebuild shoot velvet couple pistol auto squeeze awkward daughter inmate online",
+        "write this down: [REDACTED]",
+    ),
+    (
+        "MNEMONIC=\"test test test test test test test test test test test junk\"",
+        "MNEMONIC=\"test test test test test test test test test test test junk\"",
+    ),
+    // What a code opens, said for the code.
+    (
+        "- 22:57 server room keypad: 2479# then wait for the green light",
+        "- 22:57 server room keypad: [REDACTED] then wait for the green light",
+    ),
+    (
+        "- shed padlock: 5517 (the brass one)",
+        "- shed padlock: [REDACTED] (the brass one)",
+    ),
+    (
+        "the keypad has 12 keys and a padlock icon",
+        "the keypad has 12 keys and a padlock icon",
+    ),
 ];
 
 #[test]

@@ -179,6 +179,17 @@ pub(super) const PIN_WORDS: &[&str] = &[
     "kode",
     "رمز",
     "ओटीपी",
+    "keypad",
+    "lockbox",
+    "keysafe",
+    "key safe",
+    "padlock",
+    "bike lock",
+    "bikelock",
+    "combo lock",
+    "combolock",
+    "combination lock",
+    "combinationlock",
 ];
 
 /// English's short forms of a password's name, the first of

@@ -44,6 +44,8 @@ const KEYWORD: &str = concat!(
     r"|(?i-u:passw(?:or)?ds?|passphrases?|passcodes?|pwd|pw|pass|pins?|wi-?fi|secrets?|tokens?|authtokens?|credentials?|creds)",
     r"|(?i-u:(?:backup|recovery|unlock|access|door|alarm|gate|verification|otp|2fa|mfa|lock|keypad|opener|lockbox|entry|security|safe|garage|building|sms|one[ -]?time|atm|meeting|bridge|release|login|auth|disarm|master|entrance|padlock|bypass|host|cage)[ _-]?codes?)",
     r"|(?i-u:digicode|codice di (?:verifica|accesso|sicurezza))",
+    // What a code opens, said for the code: "server room keypad: 2479#".
+    r"|(?i-u:keypad|lockbox|key ?safe|padlock|(?:bike|combo|combination) ?lock)",
     r"|(?i:c[óo]digo de (?:verificaci[óo]n|acceso|seguridad|desbloqueo|recuperaci[óo]n)|code d'acc[èe]s|code de (?:v[ée]rification|s[ée]curit[ée]|r[ée]cup[ée]ration)|c[óo]digos? de recupera[çc][ãa]o|codice di recupero|cl[ée] de r[ée]cup[ée]ration)",
     r"|验证码|驗證碼|認証コード|確認コード|인증번호|인증 ?코드",
     r"|(?i-u:(?:otp|totp|2fa|mfa)[ _-]?seeds?|combo|combination|puk|pasword|passwrod|passowrd|paswrod|paswd)",

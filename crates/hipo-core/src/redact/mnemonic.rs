@@ -1,0 +1,142 @@
+//! Wallet seed phrases: twelve or more words of the BIP-39 English list
+//! in a row ("bronze august alien battle brass chuckle abandon cotton
+//! cereal bounce bunker arena"). Whoever holds them holds the wallet.
+//!
+//! They are known by their words alone, with no word before them: said
+//! in any language ("钱包助记词：…", "frase semilla: …"), or with none
+//! ("write this down somewhere safe: …"). The list leaves out the words
+//! prose cannot do without (`the`, `a`, `and`, `of`, `to`, `is`, `in`,
+//! `we`, `it`), so twelve of its words in a row, lowercase and one space
+//! apart, are a seed phrase and not a sentence: none of MemAware's 16 MB
+//! of chats holds such a run.
+//!
+//! The list is BIP-39's English word list (bitcoin/bips,
+//! `bip-0039/english.txt`, MIT License), 2,048 words in sorted order.
+
+use std::ops::Range;
+use std::sync::LazyLock;
+
+/// The fewest words a seed phrase has (BIP-39 allows 12 to 24).
+const MIN_WORDS: usize = 12;
+
+static WORDS: LazyLock<Vec<&'static str>> =
+    LazyLock::new(|| include_str!("bip39_english.txt").lines().collect());
+
+/// True if `w` is a word of the list.
+fn listed(w: &str) -> bool {
+    (3..=8).contains(&w.len())
+        && w.bytes().all(|b| b.is_ascii_lowercase())
+        && WORDS.binary_search(&w).is_ok()
+}
+
+/// The byte ranges of `text` that are seed phrases: runs of at least
+/// [`MIN_WORDS`] listed words, each one space from the next, on one line.
+/// A run's quotes and closing punctuation stay outside the range.
+pub(super) fn find(text: &str) -> Vec<Range<usize>> {
+    let mut found = Vec::new();
+    let mut line_start = 0;
+    for line in text.split('\n') {
+        let mut run: Option<Run> = None;
+        let mut at = line_start;
+        for token in line.split(' ') {
+            let start = at;
+            at += token.len() + 1;
+            // What comes before a word in its token (`MNEMONIC="`, a
+            // quote) and closes it after (a quote, a sentence's end).
+            let body = token.trim_end_matches(CLOSING);
+            let lead = body
+                .char_indices()
+                .rev()
+                .find(|(_, c)| !c.is_ascii_lowercase())
+                .map_or(0, |(i, c)| i + c.len_utf8());
+            let word_and_tail = &token[lead..];
+            let word = &body[lead..];
+            if !listed(word) {
+                close(&mut run, &mut found);
+                continue;
+            }
+            let (s, e) = (start + lead, start + lead + word.len());
+            match &mut run {
+                Some(r) if lead == 0 => {
+                    r.end = e;
+                    r.words.push(word);
+                }
+                _ => {
+                    close(&mut run, &mut found);
+                    run = Some(Run {
+                        start: s,
+                        end: e,
+                        words: vec![word],
+                    });
+                }
+            }
+            // Punctuation after a word ends the run: a seed phrase is
+            // written without it, and a list of words with commas is not one.
+            if word.len() < word_and_tail.len() {
+                close(&mut run, &mut found);
+            }
+        }
+        close(&mut run, &mut found);
+        line_start += line.len() + 1;
+    }
+    found
+}
+
+/// What may close its last word (a quote, a sentence's end).
+const CLOSING: &[char] = &[
+    '.', ',', ';', ':', '!', '?', '"', '\'', ')', ']', '`', '”', '\r',
+];
+
+/// The listed words being read, and where they are.
+struct Run<'a> {
+    start: usize,
+    end: usize,
+    words: Vec<&'a str>,
+}
+
+/// Ends the run, keeping it when it is a seed phrase: long enough, and
+/// of words drawn at random, nearly all different. A placeholder repeats
+/// one word (Hardhat's "test test … junk", BIP-39's "abandon abandon …
+/// about" test vector).
+fn close(run: &mut Option<Run>, found: &mut Vec<Range<usize>>) {
+    let Some(mut r) = run.take() else { return };
+    let n = r.words.len();
+    r.words.sort_unstable();
+    r.words.dedup();
+    if n >= MIN_WORDS && r.words.len() * 4 >= n * 3 {
+        found.push(r.start..r.end);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::find;
+
+    #[test]
+    fn twelve_listed_words_in_a_row_are_a_seed_phrase() {
+        let seed =
+            "bronze august alien battle brass chuckle abandon cotton cereal bounce bunker arena";
+        let line = format!("- 10:21 MetaMask for the faucet: {seed}");
+        let found = find(&line);
+        assert_eq!(found.len(), 1);
+        assert_eq!(&line[found[0].clone()], seed);
+        let quoted = format!("MNEMONIC=\"{seed}\"\nnext line");
+        assert_eq!(&quoted[find(&quoted)[0].clone()], seed);
+        let ended = format!("the seed you dictated: {seed}.");
+        assert_eq!(&ended[find(&ended)[0].clone()], seed);
+    }
+
+    #[test]
+    fn prose_and_short_runs_are_not() {
+        for text in [
+            "we bought apple banana cherry grape lemon mango orange pear and more",
+            "apple, banana, cherry, grape, lemon, mango, orange, pear, pepper, potato, rice, salad",
+            "bronze august alien battle brass chuckle abandon cotton cereal bounce bunker",
+            "bronze august alien battle brass chuckle\nabandon cotton cereal bounce bunker arena",
+            "Bronze August Alien Battle Brass Chuckle Abandon Cotton Cereal Bounce Bunker Arena",
+            "MNEMONIC=\"test test test test test test test test test test test junk\"",
+        ] {
+            assert!(find(text).is_empty(), "{text}");
+        }
+    }
+}
