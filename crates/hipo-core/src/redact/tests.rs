@@ -554,6 +554,56 @@ pub(super) const CASES: &[(&str, &str)] = &[
         "the keypad has 12 keys and a padlock icon",
         "the keypad has 12 keys and a padlock icon",
     ),
+    // A bare code word gives digits, with a verb or a sign; without
+    // one in languages that leave it out.
+    (
+        "the code for the server room is 7391 then hit the # key",
+        "the code for the server room is [REDACTED] then hit the # key",
+    ),
+    (
+        "User: il codice del cancello è 81545",
+        "User: il codice del cancello è [REDACTED]",
+    ),
+    (
+        "Assistant: Dükkanın alarm kodu 7554, not ettim.",
+        "Assistant: Dükkanın alarm kodu [REDACTED], not ettim.",
+    ),
+    ("- 银行卡密码 116230", "- 银行卡密码 [REDACTED]"),
+    ("- 체크카드 비밀번호 5300", "- 체크카드 비밀번호 [REDACTED]"),
+    (
+        "User: le digicode de l'immeuble c'est 5372A",
+        "User: le digicode de l'immeuble c'est [REDACTED]",
+    ),
+    (
+        "mysql failed with error code: 1045",
+        "mysql failed with error code: 1045",
+    ),
+    (
+        "the code is 4000 lines long now",
+        "the code is 4000 lines long now",
+    ),
+    ("zip code is 94110", "zip code is 94110"),
+    (
+        "2. **\"The Bro Code\"** (2011) - a documentary",
+        "2. **\"The Bro Code\"** (2011) - a documentary",
+    ),
+    (
+        "the password 2024 policy is strict",
+        "the password 2024 policy is strict",
+    ),
+    (
+        "User: de toegangscode van de voordeur is 167829",
+        "User: de toegangscode van de voordeur is [REDACTED]",
+    ),
+    (
+        "User: apartman kapı şifresi 5567",
+        "User: apartman kapı şifresi [REDACTED]",
+    ),
+    (
+        "User: mi è arrivato l'OTP 688538, inseriscilo tu",
+        "User: mi è arrivato l'OTP [REDACTED], inseriscilo tu",
+    ),
+    ("the OTP is 6 digits long", "the OTP is 6 digits long"),
 ];
 
 #[test]

@@ -150,7 +150,103 @@ pub(super) enum Names {
     Other,
     /// A security question's answer, a memorable word: a few plain words.
     Answer,
+    /// A bare "code" (`code`, `codice`, `código`, `kodu`, `코드`): digits
+    /// given with a verb or a sign, as a door's or a phone's code is; a
+    /// word for what the code is of says when it is not a secret
+    /// ([`NOT_SECRET_CODES`]).
+    Code,
 }
+
+/// The bare code words (lower case): what [`Names::Code`] names.
+pub(super) const CODE_WORDS: &[&str] = &[
+    "code",
+    "codes",
+    "codice",
+    "código",
+    "codigo",
+    "kod",
+    "kodu",
+    "코드",
+    "कोड",
+];
+
+/// Words that, just before a bare code word, say the code is public
+/// (`error code: 1045`, `zip code 94110`, `source code`).
+pub(super) const NOT_SECRET_CODES: &[&str] = &[
+    "error",
+    "exit",
+    "status",
+    "return",
+    "response",
+    "reason",
+    "result",
+    "fault",
+    "zip",
+    "postal",
+    "post",
+    "area",
+    "country",
+    "dial",
+    "region",
+    "http",
+    "promo",
+    "discount",
+    "coupon",
+    "product",
+    "source",
+    "qr",
+    "bar",
+    "tracking",
+    "reference",
+    "ref",
+    "article",
+    "item",
+    "sort",
+    "swift",
+    "bic",
+    "iso",
+    "currency",
+    "airport",
+    "language",
+    "color",
+    "colour",
+    "hex",
+    "ascii",
+    "unicode",
+    "char",
+    "op",
+    "machine",
+    "byte",
+    "diagnostic",
+    "obd",
+    "dtc",
+    "tax",
+    "vat",
+    "icd",
+    "cost",
+    "budget",
+    "account",
+    "department",
+    "invoice",
+    "order",
+    "booking",
+    "confirmation",
+    "reservation",
+    "flight",
+    "shipping",
+    "customs",
+    "station",
+    "stock",
+    "class",
+    "course",
+    "project",
+    "sample",
+    "example",
+    "test",
+    "python",
+    "rust",
+    "java",
+];
 
 /// The words that name a PIN or a code (lower case), as the secret words
 /// of [`super::said`] match them; also anchors of its prefilter.
@@ -190,6 +286,14 @@ pub(super) const PIN_WORDS: &[&str] = &[
     "combolock",
     "combination lock",
     "combinationlock",
+    "otp",
+    "mpin",
+    "combinazione",
+    "combinação",
+    "combinacao",
+    "combinación",
+    "combinacion",
+    "एमपिन",
 ];
 
 /// English's short forms of a password's name, the first of
@@ -241,6 +345,9 @@ pub(super) const PASSWORD_WORDS: &[&str] = &[
 /// names.
 pub(super) fn names(word: &str) -> Names {
     let w = word.to_lowercase();
+    if CODE_WORDS.contains(&w.as_str()) {
+        return Names::Code;
+    }
     if ["answer", "memorable", "maiden", "security q"]
         .iter()
         .any(|a| w.contains(a))
@@ -272,11 +379,14 @@ pub(super) fn looks_made_up(v: &str, strength: Strength, names: Names) -> bool {
     // password is 20190418").
     let code = match names {
         Names::Pin => strength != Strength::Weak,
-        Names::Password => strength == Strength::Named,
+        Names::Password | Names::Code => strength == Strength::Named,
         Names::Other | Names::Answer => false,
     };
     if code && digits_code(v) {
         return true;
+    }
+    if names == Names::Code {
+        return false;
     }
     // A code of letters and digits: "Xr7pQ2", "46B19", "ZK4-P9Q-7MT".
     if names == Names::Pin && strength == Strength::Named && letters_code(v) {
@@ -395,7 +505,7 @@ fn camel_and_digits(v: &str) -> bool {
 }
 
 /// A PIN or a code: 4 to 12 digits, or groups of digits (`4829-1735`).
-fn digits_code(v: &str) -> bool {
+pub(super) fn digits_code(v: &str) -> bool {
     // A keypad's `*` before and `#` after: "*4471#", "0805#".
     let v = v.strip_prefix('*').unwrap_or(v);
     let v = v.strip_suffix('#').unwrap_or(v);

@@ -21,8 +21,8 @@
 mod reading;
 
 use super::value::{
-    ENGLISH_PASSWORD_WORDS, Names, PASSWORD_WORDS, PIN_WORDS, Strength, looks_made_up,
-    looks_secret, names, password_shape,
+    CODE_WORDS, ENGLISH_PASSWORD_WORDS, NOT_SECRET_CODES, Names, PASSWORD_WORDS, PIN_WORDS,
+    Strength, looks_made_up, looks_secret, names, password_shape,
 };
 use reading::{Asks, read_value, value_range};
 use regex::Regex;
@@ -39,11 +39,13 @@ const KEYWORD: &str = concat!(
     // and `s` into three characters and made compiling this regex, which
     // any text with "key" or "code" pays, several times slower.
     r"(?i-u:passwort|kennwort|mot de passe|mdp|senha|wachtwoord|haslo|sifre|heslo|kata sandi|salasana|parola|pincode|fraza)",
-    r"|(?i:contraseña|hasło|пароль|токен|şifre|şifresi|mật khẩu|lösenord(?:et)?|κωδικός|türcode|код)",
+    r"|(?i:contraseña|hasło|пароль|токен|şifresi|şifrem|şifre|mật khẩu|lösenord(?:et)?|κωδικός|türcode|код)",
     r"|كلمة المرور|كلمة السر|הסיסמה|סיסמה|סיסמא|पासवर्ड",
     r"|(?i-u:passw(?:or)?ds?|passphrases?|passcodes?|pwd|pw|pass|pins?|wi-?fi|secrets?|tokens?|authtokens?|credentials?|creds)",
     r"|(?i-u:(?:backup|recovery|unlock|access|door|alarm|gate|verification|otp|2fa|mfa|lock|keypad|opener|lockbox|entry|security|safe|garage|building|sms|one[ -]?time|atm|meeting|bridge|release|login|auth|disarm|master|entrance|padlock|bypass|host|cage)[ _-]?codes?)",
     r"|(?i-u:digicode|codice di (?:verifica|accesso|sicurezza))",
+    r"|(?i:best[äa]tigungscode|zugangscode|sicherheitscode|toegangscode|verificatiecode|beveiligingscode|herstelcode|wiederherstellungscodes?)",
+    r"|(?i-u:t?otp|mpin|combinazione|combinacao|combinacion)|(?i:combinação|combinación|एमपिन)",
     // What a code opens, said for the code: "server room keypad: 2479#".
     r"|(?i-u:keypad|lockbox|key ?safe|padlock|(?:bike|combo|combination) ?lock)",
     r"|(?i:c[óo]digo de (?:verificaci[óo]n|acceso|seguridad|desbloqueo|recuperaci[óo]n)|code d'acc[èe]s|code de (?:v[ée]rification|s[ée]curit[ée]|r[ée]cup[ée]ration)|c[óo]digos? de recupera[çc][ãa]o|codice di recupero|cl[ée] de r[ée]cup[ée]ration)",
@@ -57,7 +59,10 @@ const KEYWORD: &str = concat!(
     r"|(?i-u:security[ _-]?(?:question[ _-]?|q[ _-]?)?answers?|security[ _-]?(?:questions?|q)|secret[ _-]?answer|memorable[ _-]?word|maiden[ _-]?name)",
     // "the answer to 'first pet' is …": read from the question's quote.
     r#"|(?i-u:answers?\s+(?:to|for)\s+)['"‘“]"#,
-    r"|(?i:c[óo]digo de verifica[çc][ãa]o|codice otp|kod 2fa|kod sms|do[ğg]rulama kodu(?:nuz)?|kode otp)|رمز التحقق|ओटीपी"
+    r"|(?i:c[óo]digo de verifica[çc][ãa]o|codice otp|kod 2fa|kod sms|do[ğg]rulama kodu(?:nuz)?|kode otp)|رمز التحقق|ओटीपी",
+    // A bare code, for its digits ("the code to the server room is
+    // 7391"), last: a longer name at the same place is read first.
+    r"|(?i-u:codes?|codice|codigo|kodu?)|(?i:código)|코드|कोड"
 );
 
 /// Bare "key" words of CJK text (`키`, `キー`) are left out of
@@ -183,6 +188,7 @@ static KEYWORD_ANCHORS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
         .chain(KEY_WORDS)
         .chain(PASSWORD_WORDS)
         .chain(PIN_WORDS)
+        .chain(CODE_WORDS)
         .copied()
         .collect()
 });
@@ -285,6 +291,9 @@ pub(super) fn find(text: &str, need: &[bool]) -> Vec<Range<usize>> {
         if bare_key && (lead.ends_with("pub") || lead.ends_with("public")) {
             continue;
         }
+        if names == Names::Code && public_code(text, m.start()) {
+            continue;
+        }
         // "X, the password is on the router": a word with a verb of its
         // own is given its value after; "X is password protected": a
         // word that qualifies another gives none.
@@ -313,11 +322,76 @@ pub(super) fn find(text: &str, need: &[bool]) -> Vec<Range<usize>> {
         };
         let quote = word.chars().next_back().filter(|c| "'\"‘“".contains(*c));
         let at = m.end() - quote.map_or(0, char::len_utf8);
-        if let Some(r) = read_value(text, at, asks) {
+        if let Some(r) = read_value(text, at, asks)
+            && (names != Names::Code || ends_there(&text[r.end..]))
+        {
             add(&mut out, r);
         }
     }
     out
+}
+
+/// True if the word before a bare code word at `at` says the code is
+/// public: `error code`, `zip code`, `source code` ([`NOT_SECRET_CODES`]).
+fn public_code(text: &str, at: usize) -> bool {
+    let before = text[..at].trim_end_matches([' ', '_', '-']);
+    let word = before
+        .rsplit(|c: char| !c.is_alphanumeric())
+        .next()
+        .unwrap_or_default()
+        .to_lowercase();
+    NOT_SECRET_CODES.contains(&word.as_str())
+}
+
+/// True if what follows a code's digits ends the clause or goes on to
+/// something else ("7391 then hit #", "1562.", "9016 puis la touche"),
+/// where a number that is not a code goes on to its unit or noun ("the
+/// code is 4000 lines").
+fn ends_there(rest: &str) -> bool {
+    let rest = rest.trim_start_matches([' ', '#']);
+    let word: String = rest
+        .chars()
+        .take_while(|c| c.is_alphabetic())
+        .collect::<String>()
+        .to_lowercase();
+    if word.is_empty() {
+        return true;
+    }
+    [
+        "then",
+        "and",
+        "but",
+        "or",
+        "to",
+        "for",
+        "on",
+        "at",
+        "if",
+        "so",
+        "it",
+        "which",
+        "in",
+        "puis",
+        "et",
+        "poi",
+        "e",
+        "y",
+        "en",
+        "und",
+        "dann",
+        "then",
+        "plus",
+        "ve",
+        "하고",
+        "이고",
+        "입니다",
+        "이야",
+        "야",
+        "है",
+        "hai",
+    ]
+    .contains(&word.as_str())
+        || !word.is_ascii()
 }
 
 /// A value said before the secret word that starts at `at`.
@@ -355,6 +429,9 @@ fn add(out: &mut Vec<Range<usize>>, r: Range<usize>) {
 /// ASCII, `Passwort`, `senha`, `mdp`, are not).
 fn english(word: &str) -> bool {
     let w = word.to_ascii_lowercase();
+    if names(word) == Names::Code {
+        return w.starts_with("code");
+    }
     word.is_ascii()
         && !PASSWORD_WORDS
             .iter()

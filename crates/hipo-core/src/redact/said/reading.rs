@@ -5,7 +5,7 @@
 //! names ([`crate::redact::value`]).
 
 use crate::redact::phrases::{answer_words, plain_word, quoted, spaced_words};
-use crate::redact::value::{Names, Strength, looks_made_up, looks_secret};
+use crate::redact::value::{Names, Strength, digits_code, looks_made_up, looks_secret};
 use std::ops::Range;
 
 /// Words that, in the noun phrase after the secret word, say the value
@@ -154,7 +154,8 @@ const VERBS: &[&str] = &[
     "ialah",
 ];
 const SIGNS: &[&str] = &[
-    "->", "=>", "→", "=", ":", "：", "—", "–", "'s", "’s", "는", "은", "は", "是", "为", "為",
+    "->", "=>", "→", "=", ":", "：", "—", "–", "'s", "’s", "c'est", "c’est", "는", "은", "は",
+    "是", "为", "為",
 ];
 
 /// What a secret word asks of its value: how much it must look like a
@@ -188,7 +189,12 @@ pub(super) fn read_value(text: &str, at: usize, mut asks: Asks) -> Option<Range<
     loop {
         // A value in brackets right after the words: "the SFTP password
         // (Nimbus_4417) expires".
-        if !verb && let Some(r) = bracketed(text, pos, line_end, asks) {
+        // A bare code word's brackets hold a year or a note ("The Bro
+        // Code (2011)").
+        if !verb
+            && asks.names != Names::Code
+            && let Some(r) = bracketed(text, pos, line_end, asks)
+        {
             return Some(r);
         }
         // A security question's own words, quoted or in brackets, come
@@ -300,16 +306,26 @@ fn without_verb(
     asks: Asks,
     words: usize,
 ) -> Option<Range<usize>> {
-    if asks.names == Names::Pin
-        && words == 0
-        && let Some(len) = digit_groups(&text[pos..end])
-    {
+    // Digits right after a word for a code in a language that gives them
+    // without a verb ("alarm kodu 7554", "银行卡密码 116230"); English
+    // "code" asks for one ("error code 1045" is no secret).
+    let digits_after = words == 0
+        && match asks.names {
+            Names::Pin => true,
+            Names::Code | Names::Password => !asks.english,
+            Names::Other | Names::Answer => false,
+        };
+    if digits_after && let Some(len) = digit_groups(&text[pos..end]) {
         return Some(pos..pos + len);
     }
     value_range(text, pos, end).filter(|v| {
         let v = &text[v.clone()];
-        looks_secret(v, Strength::Bare, asks.passphrase)
-            || looks_made_up(v, Strength::Bare, asks.names)
+        if digits_after && digits_code(v) {
+            return true;
+        }
+        asks.names != Names::Code
+            && (looks_secret(v, Strength::Bare, asks.passphrase)
+                || looks_made_up(v, Strength::Bare, asks.names))
     })
 }
 
@@ -350,7 +366,7 @@ fn value_at(text: &str, pos: usize, end: usize, asks: Asks) -> Option<Range<usiz
         names,
         english,
     } = asks;
-    if strength == Strength::Named && names != Names::Other {
+    if strength == Strength::Named && !matches!(names, Names::Other | Names::Code) {
         if let Some(q) = quoted(&text[pos..end], passphrase) {
             return Some(pos + q.start..pos + q.end);
         }
@@ -365,15 +381,19 @@ fn value_at(text: &str, pos: usize, end: usize, asks: Asks) -> Option<Range<usiz
     }
     // A code said in groups, with a verb or without: "884 2019 71", "验证码
     // 365 902".
-    if names == Names::Pin
-        && strength != Strength::Weak
-        && let Some(len) = digit_groups(&text[pos..end])
-    {
+    let code = match names {
+        Names::Pin => strength != Strength::Weak,
+        Names::Code => strength == Strength::Named,
+        _ => false,
+    };
+    if code && let Some(len) = digit_groups(&text[pos..end]) {
         return Some(pos..pos + len);
     }
     let value = value_range(text, pos, end)?;
     let v = &text[value.clone()];
-    if looks_secret(v, strength, passphrase) || looks_made_up(v, strength, names) {
+    // A bare code word gives digits only.
+    let random = names != Names::Code && looks_secret(v, strength, passphrase);
+    if random || looks_made_up(v, strength, names) {
         return Some(value);
     }
     // One plain word a password's verb gives, the clause ending after it.
