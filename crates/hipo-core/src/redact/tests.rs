@@ -604,6 +604,15 @@ pub(super) const CASES: &[(&str, &str)] = &[
         "User: mi è arrivato l'OTP [REDACTED], inseriscilo tu",
     ),
     ("the OTP is 6 digits long", "the OTP is 6 digits long"),
+    // A login's pair, made as passwords are.
+    (
+        "- Netflix hesabı: aile@yilmaz.com.tr / Oyster.Hammock8528",
+        "- Netflix hesabı: aile@yilmaz.com.tr / [REDACTED]",
+    ),
+    (
+        "the build boxes run Linux / Windows10 and macOS",
+        "the build boxes run Linux / Windows10 and macOS",
+    ),
 ];
 
 #[test]

@@ -504,6 +504,22 @@ fn camel_and_digits(v: &str) -> bool {
             .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase())
 }
 
+/// A password as people make them, given as a login's pair (`user /
+/// Oyster.Hammock8528`, `…@gmail.com / Dubu1991?`): 8 to 40 characters,
+/// capitals, small letters and digits, and a symbol or a year's worth of
+/// digits. A pair of plain words or versions (`read / write`, `Linux /
+/// Windows10`) is not one.
+pub(super) fn paired_password(v: &str) -> bool {
+    let v = v.trim_end_matches(['.', ',', ';', ':', ')']);
+    let digits = v.bytes().filter(u8::is_ascii_digit).count();
+    let symbol = v.bytes().any(|b| b.is_ascii_punctuation());
+    (8..=40).contains(&v.len())
+        && v.bytes().any(|b| b.is_ascii_uppercase())
+        && v.bytes().any(|b| b.is_ascii_lowercase())
+        && digits > 0
+        && (symbol || digits >= 4)
+}
+
 /// A PIN or a code: 4 to 12 digits, or groups of digits (`4829-1735`).
 pub(super) fn digits_code(v: &str) -> bool {
     // A keypad's `*` before and `#` after: "*4471#", "0805#".

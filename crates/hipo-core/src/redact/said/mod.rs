@@ -22,7 +22,7 @@ mod reading;
 
 use super::value::{
     CODE_WORDS, ENGLISH_PASSWORD_WORDS, NOT_SECRET_CODES, Names, PASSWORD_WORDS, PIN_WORDS,
-    Strength, looks_made_up, looks_secret, names, password_shape,
+    Strength, looks_made_up, looks_secret, names, paired_password, password_shape,
 };
 use reading::{Asks, read_value, value_range};
 use regex::Regex;
@@ -261,6 +261,7 @@ pub(super) fn find(text: &str, need: &[bool]) -> Vec<Range<usize>> {
             let v = &text[r.clone()];
             if looks_secret(v, Strength::Bare, false)
                 || looks_made_up(v, Strength::Bare, Names::Password)
+                || paired_password(v)
             {
                 add(&mut out, r);
             }
