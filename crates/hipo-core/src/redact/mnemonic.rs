@@ -36,6 +36,10 @@ pub(super) fn find(text: &str) -> Vec<Range<usize>> {
     let mut found = Vec::new();
     let mut line_start = 0;
     for line in text.split('\n') {
+        if !may_hold_one(line.as_bytes()) {
+            line_start += line.len() + 1;
+            continue;
+        }
         let mut run: Option<Run> = None;
         let mut at = line_start;
         for token in line.split(' ') {
@@ -86,6 +90,34 @@ pub(super) fn find(text: &str) -> Vec<Range<usize>> {
 const CLOSING: &[char] = &[
     '.', ',', ';', ':', '!', '?', '"', '\'', ')', ']', '`', '”', '\r',
 ];
+
+/// True if `line` has [`MIN_WORDS`] tokens in a row, one space apart,
+/// ending in three to eight small letters (closing punctuation aside):
+/// the only lines [`find`] must read word by word. Prose breaks such a run
+/// within a few words (`a`, `is`, `to`, a capital, a number).
+fn may_hold_one(line: &[u8]) -> bool {
+    let mut run = 0;
+    for token in line.split(|&b| b == b' ') {
+        let body = token
+            .iter()
+            .rposition(|&b| b.is_ascii_alphanumeric())
+            .map_or(&token[..0], |i| &token[..=i]);
+        let letters = body
+            .iter()
+            .rev()
+            .take_while(|b| b.is_ascii_lowercase())
+            .count();
+        if (3..=8).contains(&letters) {
+            run += 1;
+            if run >= MIN_WORDS {
+                return true;
+            }
+        } else {
+            run = 0;
+        }
+    }
+    false
+}
 
 /// The listed words being read, and where they are.
 struct Run<'a> {
