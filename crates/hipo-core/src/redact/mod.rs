@@ -24,6 +24,7 @@ mod corpus;
 mod mnemonic;
 mod phrases;
 mod prefilter;
+mod published;
 mod rules;
 mod said;
 mod value;
