@@ -613,6 +613,29 @@ pub(super) const CASES: &[(&str, &str)] = &[
         "the build boxes run Linux / Windows10 and macOS",
         "the build boxes run Linux / Windows10 and macOS",
     ),
+    // What a code opens, for its digits.
+    ("- the side gate is 7360#", "- the side gate is [REDACTED]"),
+    (
+        "- hotel room safe set to 988205",
+        "- hotel room safe set to [REDACTED]",
+    ),
+    (
+        "- Fahrradschloss Emil: 7037",
+        "- Fahrradschloss Emil: [REDACTED]",
+    ),
+    (
+        "- Alarmanlage Atelier: 0192 + Taste AUS",
+        "- Alarmanlage Atelier: [REDACTED] + Taste AUS",
+    ),
+    (
+        "alarm: 0630, then the school run",
+        "alarm: 0630, then the school run",
+    ),
+    (
+        "the gate is 4711 ft from the road",
+        "the gate is 4711 ft from the road",
+    ),
+    ("the lock timeout is 3000 ms", "the lock timeout is 3000 ms"),
 ];
 
 #[test]

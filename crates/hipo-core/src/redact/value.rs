@@ -170,6 +170,57 @@ pub(super) const CODE_WORDS: &[&str] = &[
     "कोड",
 ];
 
+/// What a code opens, said for its code ("the side gate is 7360#",
+/// "hotel room safe set to 988205"): English's words, which must give
+/// their digits with a verb or a sign, as a bare "code" does.
+pub(super) const OPENS_ENGLISH: &[&str] = &[
+    "door", "gate", "safe", "alarm", "locker", "lock", "keybox", "barrier", "garage",
+];
+
+/// The same in other languages, whose digits may follow right after the
+/// word ("Fahrradschloss Emil: 7037", "金庫の番号 2476").
+pub(super) const OPENS: &[&str] = &[
+    "tür",
+    "tresor",
+    "alarmanlage",
+    "fahrradschloss",
+    "kettenschloss",
+    "zahlenschloss",
+    "schloss",
+    "deur",
+    "voordeur",
+    "buitendeur",
+    "achterdeur",
+    "poort",
+    "kluis",
+    "fietsslot",
+    "kettingslot",
+    "cijferslot",
+    "kłódka",
+    "kłódki",
+    "sejf",
+    "brama",
+    "furtka",
+    "cassaforte",
+    "cancello",
+    "lucchetto",
+    "porta",
+    "portão",
+    "cofre",
+    "cadeado",
+    "caja fuerte",
+    "candado",
+    "puerta",
+    "porte",
+    "portail",
+    "coffre",
+    "cadenas",
+    "kilit",
+    "金庫",
+    "オートロック",
+    "警報",
+];
+
 /// Words that, just before a bare code word, say the code is public
 /// (`error code: 1045`, `zip code 94110`, `source code`).
 pub(super) const NOT_SECRET_CODES: &[&str] = &[
@@ -294,6 +345,7 @@ pub(super) const PIN_WORDS: &[&str] = &[
     "combinación",
     "combinacion",
     "एमपिन",
+    "tan",
 ];
 
 /// English's short forms of a password's name, the first of
@@ -345,7 +397,10 @@ pub(super) const PASSWORD_WORDS: &[&str] = &[
 /// names.
 pub(super) fn names(word: &str) -> Names {
     let w = word.to_lowercase();
-    if CODE_WORDS.contains(&w.as_str()) {
+    if CODE_WORDS.contains(&w.as_str())
+        || OPENS_ENGLISH.contains(&w.as_str())
+        || OPENS.contains(&w.as_str())
+    {
         return Names::Code;
     }
     if ["answer", "memorable", "maiden", "security q"]

@@ -21,8 +21,9 @@
 mod reading;
 
 use super::value::{
-    CODE_WORDS, ENGLISH_PASSWORD_WORDS, NOT_SECRET_CODES, Names, PASSWORD_WORDS, PIN_WORDS,
-    Strength, looks_made_up, looks_secret, names, paired_password, password_shape,
+    CODE_WORDS, ENGLISH_PASSWORD_WORDS, NOT_SECRET_CODES, Names, OPENS, OPENS_ENGLISH,
+    PASSWORD_WORDS, PIN_WORDS, Strength, looks_made_up, looks_secret, names, paired_password,
+    password_shape,
 };
 use reading::{Asks, read_value, value_range};
 use regex::Regex;
@@ -62,7 +63,12 @@ const KEYWORD: &str = concat!(
     r"|(?i:c[óo]digo de verifica[çc][ãa]o|codice otp|kod 2fa|kod sms|do[ğg]rulama kodu(?:nuz)?|kode otp)|رمز التحقق|ओटीपी",
     // A bare code, for its digits ("the code to the server room is
     // 7391"), last: a longer name at the same place is read first.
-    r"|(?i-u:codes?|codice|codigo|kodu?)|(?i:código)|코드|कोड"
+    r"|(?i-u:codes?|codice|codigo|kodu?)|(?i:código)|코드|कोड",
+    // What a code opens, for its digits: "the side gate is 7360#".
+    r"|(?i-u:door|gate|safe|alarmanlage|alarm|locker|lock|keybox|barrier|garage|tresor)|TAN",
+    r"|(?i-u:(?:fahrrad|ketten|zahlen)?schloss|(?:voor|buiten|achter)?deur|poort|kluis|(?:fiets|ketting|cijfer)slot)",
+    r"|(?i-u:sejf|brama|furtka|cassaforte|cancello|lucchetto|portail|porta|cofre|cadeado|caja fuerte|candado|puerta|porte|coffre|cadenas|kilit)",
+    r"|(?i:tür|portão|kłódk[ai])|金庫|オートロック|警報"
 );
 
 /// Bare "key" words of CJK text (`키`, `キー`) are left out of
@@ -189,6 +195,8 @@ static KEYWORD_ANCHORS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
         .chain(PASSWORD_WORDS)
         .chain(PIN_WORDS)
         .chain(CODE_WORDS)
+        .chain(OPENS_ENGLISH)
+        .chain(OPENS)
         .copied()
         .collect()
 });
@@ -325,6 +333,7 @@ pub(super) fn find(text: &str, need: &[bool]) -> Vec<Range<usize>> {
         let at = m.end() - quote.map_or(0, char::len_utf8);
         if let Some(r) = read_value(text, at, asks)
             && (names != Names::Code || ends_there(&text[r.end..]))
+            && !(word.eq_ignore_ascii_case("alarm") && clock_time(&text[r.clone()]))
         {
             add(&mut out, r);
         }
@@ -342,6 +351,14 @@ fn public_code(text: &str, at: usize) -> bool {
         .unwrap_or_default()
         .to_lowercase();
     NOT_SECRET_CODES.contains(&word.as_str())
+}
+
+/// True if `v` reads as a time of day, `0630` or `2215`: what an alarm
+/// is set to, not its code.
+fn clock_time(v: &str) -> bool {
+    let b = v.as_bytes();
+    let n = |i: usize| b.get(i).map_or(99, |d| d.wrapping_sub(b'0'));
+    b.len() == 4 && b.iter().all(u8::is_ascii_digit) && n(0) * 10 + n(1) < 24 && n(2) < 6
 }
 
 /// True if what follows a code's digits ends the clause or goes on to
@@ -431,7 +448,7 @@ fn add(out: &mut Vec<Range<usize>>, r: Range<usize>) {
 fn english(word: &str) -> bool {
     let w = word.to_ascii_lowercase();
     if names(word) == Names::Code {
-        return w.starts_with("code");
+        return w.starts_with("code") || OPENS_ENGLISH.contains(&w.as_str());
     }
     word.is_ascii()
         && !PASSWORD_WORDS
