@@ -27,6 +27,7 @@ mod prefilter;
 mod published;
 mod rules;
 mod said;
+mod tool_forms;
 mod value;
 mod window;
 

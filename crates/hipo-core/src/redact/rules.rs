@@ -301,7 +301,7 @@ pub(super) const PATTERNS: &[Rule] = &[
     ),
     // Session cookies: whoever holds one is logged in.
     (
-        r"(?:^|[;\s])(?:__Host-|__Secure-)?(?i-u:sessionid|session_id|session|sid|connect\.sid|phpsessid|jsessionid|laravel_session|_session_id|remember_token)=([A-Za-z0-9%._+/-]{16,}={0,2})",
+        r#"(?:^|[;\s"'`])(?:__Host-|__Secure-)?(?:[a-z0-9_]*[_.])?(?i-u:sessionid|session_id|session|sid|connect\.sid|phpsessid|jsessionid|laravel_session|_session_id|remember_token)=([A-Za-z0-9%._+/-]{16,}={0,2})"#,
         1,
         Some(random_not_uuid),
         &["session", "sid="],
@@ -535,6 +535,14 @@ pub(super) const PATTERNS: &[Rule] = &[
             "seed",
         ],
     ),
+    // Tools' own forms: see [`super::tool_forms`].
+    super::tool_forms::PASSPHRASE_QUOTED,
+    super::tool_forms::PASSPHRASE_FLAG,
+    super::tool_forms::MONGO_PASSWORD,
+    super::tool_forms::ORACLE_PASSWORD,
+    super::tool_forms::AWS_KEY_PAIR,
+    super::tool_forms::TEAMS_WEBHOOK,
+    super::tool_forms::TOTP_SECRET,
     // Payment cards: see [`super::card`].
     super::card::NUMBER,
     super::card::SECURITY_CODE,

@@ -636,6 +636,35 @@ pub(super) const CASES: &[(&str, &str)] = &[
         "the gate is 4711 ft from the road",
     ),
     ("the lock timeout is 3000 ms", "the lock timeout is 3000 ms"),
+    // Tools' own forms.
+    (
+        "gpg --batch --passphrase 'sunny needle valley maple' --decrypt s.tar.gpg",
+        "gpg --batch --passphrase '[REDACTED]' --decrypt s.tar.gpg",
+    ),
+    (
+        "ssh-keygen -p -f ~/.ssh/id_rsa -P 'violet velvet basil' -N ''",
+        "ssh-keygen -p -f ~/.ssh/id_rsa -P '[REDACTED]' -N ''",
+    ),
+    (
+        "gpg --passphrase-file ~/.gnupg/pass.txt --decrypt x.gpg",
+        "gpg --passphrase-file ~/.gnupg/pass.txt --decrypt x.gpg",
+    ),
+    (
+        "jdbc:oracle:thin:REPORTING/GI6pLEWP3C3kGD@//ora-prd-01:1521/ORCLPRD",
+        "jdbc:oracle:thin:REPORTING/[REDACTED]@//ora-prd-01:1521/ORCLPRD",
+    ),
+    (
+        "- TOTP seed for the ops account (bot): 6U3NIBSEXAU7DOFX7LPG2T3AWJUTBGI7",
+        "- TOTP seed for the ops account (bot): [REDACTED]",
+    ),
+    (
+        "OTP: SMS or app, see the wiki",
+        "OTP: SMS or app, see the wiki",
+    ),
+    (
+        "curl -b \"_gitlab_session=778290c1ca35ca259a00fd0e8bfeada7\" https://gitlab.x/api",
+        "curl -b \"_gitlab_session=[REDACTED]\" https://gitlab.x/api",
+    ),
 ];
 
 #[test]
