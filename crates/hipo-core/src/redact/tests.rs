@@ -665,6 +665,23 @@ pub(super) const CASES: &[(&str, &str)] = &[
         "curl -b \"_gitlab_session=778290c1ca35ca259a00fd0e8bfeada7\" https://gitlab.x/api",
         "curl -b \"_gitlab_session=[REDACTED]\" https://gitlab.x/api",
     ),
+    // Security questions in other languages, gift cards, backup codes.
+    (
+        "- 09:45 Sicherheitsfrage Sparkasse (Name des ersten Haustiers): Sznurek",
+        "- 09:45 Sicherheitsfrage Sparkasse (Name des ersten Haustiers): [REDACTED]",
+    ),
+    (
+        "User: j'ai mis une fausse réponse à la question secrète, elle est dans Bitwarden",
+        "User: j'ai mis une fausse réponse à la question secrète, elle est dans Bitwarden",
+    ),
+    (
+        "- Amazon gift card for the intern: YCY8-7BJV-LJ9C",
+        "- Amazon gift card for the intern: [REDACTED]",
+    ),
+    (
+        "- 15:23 Discord yedek kodları 1Password'de duruyor",
+        "- 15:23 Discord yedek kodları 1Password'de duruyor",
+    ),
 ];
 
 #[test]

@@ -346,6 +346,16 @@ pub(super) const PIN_WORDS: &[&str] = &[
     "combinacion",
     "एमपिन",
     "tan",
+    "gift card",
+    "giftcard",
+    "gift_card",
+    "gift-card",
+    "kody zapasowe",
+    "yedek kod",
+    "herstelsleutel",
+    "バックアップコード",
+    "恢复码",
+    "恢復碼",
 ];
 
 /// English's short forms of a password's name, the first of
@@ -403,9 +413,26 @@ pub(super) fn names(word: &str) -> Names {
     {
         return Names::Code;
     }
-    if ["answer", "memorable", "maiden", "security q"]
-        .iter()
-        .any(|a| w.contains(a))
+    if [
+        "answer",
+        "memorable",
+        "maiden",
+        "security q",
+        "sicherheitsfrage",
+        "pytanie",
+        "beveiligingsvraag",
+        "domanda",
+        "pregunta",
+        "sorusu",
+        "question",
+        "pergunta",
+        "вопрос",
+        "秘密の質問",
+        "安全问题",
+        "질문",
+    ]
+    .iter()
+    .any(|a| w.contains(a))
     {
         Names::Answer
     } else if PIN_WORDS.iter().any(|p| {

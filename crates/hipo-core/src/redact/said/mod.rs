@@ -58,6 +58,11 @@ const KEYWORD: &str = concat!(
     r"|비밀번호|패스워드|암호|토큰|パスワード|トークン|暗証番号|密码|密碼|口令|令牌|密钥|密鑰",
     r"|(?:API|api)\s?(?:키|キー)",
     r"|(?i-u:security[ _-]?(?:question[ _-]?|q[ _-]?)?answers?|security[ _-]?(?:questions?|q)|secret[ _-]?answer|memorable[ _-]?word|maiden[ _-]?name)",
+    // A security question in other languages, its answer after it.
+    r"|(?i-u:sicherheitsfrage|pytanie pomocnicze|beveiligingsvraag|domanda di sicurezza|pregunta de seguridad)",
+    r"|(?i:g[üu]venlik sorusu|question secr[èe]te|pergunta de seguran[çc]a|контрольный вопрос)|秘密の質問|安全问题|보안 ?질문",
+    // Gift cards' codes, and backup codes in more languages.
+    r"|(?i-u:gift[ _-]?cards?(?:[ _-]codes?)?|kody zapasowe|herstelsleutel)|(?i:yedek kod(?:u|lar[ıi]))|バックアップコード|恢复码|恢復碼",
     // "the answer to 'first pet' is …": read from the question's quote.
     r#"|(?i-u:answers?\s+(?:to|for)\s+)['"‘“]"#,
     r"|(?i:c[óo]digo de verifica[çc][ãa]o|codice otp|kod 2fa|kod sms|do[ğg]rulama kodu(?:nuz)?|kode otp)|رمز التحقق|ओटीपी",
@@ -168,6 +173,19 @@ static KEYWORD_ANCHORS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
         "security",
         "memorable",
         "maiden",
+        "sicherheitsfrage",
+        "pytanie",
+        "beveiligingsvraag",
+        "domanda",
+        "pregunta",
+        "sorusu",
+        "question",
+        "pergunta",
+        "вопрос",
+        "秘密の質問",
+        "安全问题",
+        "질문",
+        "gift",
         "wifi",
         "wi-fi",
         "seed",
@@ -334,6 +352,8 @@ pub(super) fn find(text: &str, need: &[bool]) -> Vec<Range<usize>> {
         if let Some(r) = read_value(text, at, asks)
             && (names != Names::Code || ends_there(&text[r.end..]))
             && !(word.eq_ignore_ascii_case("alarm") && clock_time(&text[r.clone()]))
+            && !(names == Names::Answer && !asks.english && !signed(&text[m.end()..r.start]))
+            && !suffixed(&text[r.clone()])
         {
             add(&mut out, r);
         }
@@ -351,6 +371,25 @@ fn public_code(text: &str, at: usize) -> bool {
         .unwrap_or_default()
         .to_lowercase();
     NOT_SECRET_CODES.contains(&word.as_str())
+}
+
+/// True if a sign, not a word, gives the value after `between`: a
+/// security question in another language gives its answer after a colon
+/// or an arrow ("güvenlik sorusu (…): Pamuk"), where a verb is as often
+/// prose ("la question secrète, elle est dans Bitwarden").
+fn signed(between: &str) -> bool {
+    between.contains([':', '：', '→', '='])
+}
+
+/// True if `v` is a word with a suffix after an apostrophe, as Turkish
+/// writes one onto a name ("1Password'de", "GitHub'a"): a name said in a
+/// sentence, not a value.
+fn suffixed(v: &str) -> bool {
+    v.rsplit_once(['\'', '’']).is_some_and(|(head, tail)| {
+        !head.is_empty()
+            && (1..=4).contains(&tail.len())
+            && tail.chars().all(|c| c.is_alphabetic() && c.is_lowercase())
+    })
 }
 
 /// True if `v` reads as a time of day, `0630` or `2215`: what an alarm
@@ -479,6 +518,16 @@ fn is_bare_key(word: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A pattern that does not compile turns the scanner off without a
+    /// word (`(?i-u:…)` takes ASCII only).
+    #[test]
+    fn every_pattern_compiles() {
+        for part in PARTS {
+            assert!(part.regex().is_some());
+        }
+        assert!(BEFORE_RE.is_some());
+    }
 
     fn redacted(text: &str) -> Vec<&str> {
         find(text, &[true; 3])
