@@ -30,6 +30,7 @@ const CARD_WORDS: &[&str] = &[
     "カード",
     "카드",
     "कार्ड",
+    "アメックス",
 ];
 
 /// A card number on a line that names a card: the word, then the first
@@ -38,7 +39,7 @@ const CARD_WORDS: &[&str] = &[
 /// slower to match.)
 pub(super) const NUMBER: Rule = (
     concat!(
-        r"(?:(?i-u:card|visa|amex|maestro|jcb|unionpay|diners|cart|tarjeta|kart|kaart)|(?i:карт)|卡|カード|카드|कार्ड)",
+        r"(?:(?i-u:card|visa|amex|maestro|jcb|unionpay|diners|cart|tarjeta|kart|kaart)|(?i:карт)|卡|カード|카드|कार्ड|アメックス)",
         r"[^\n0-9]*(?:^|[^A-Za-z0-9_-])",
         r"([0-9]{4}(?:[ -]?[0-9]{4}){3}|[0-9]{4}[ -]?[0-9]{6}[ -]?[0-9]{4,5}|[0-9]{13,19})",
         r"(?:$|[^A-Za-z0-9_-])"
@@ -48,13 +49,27 @@ pub(super) const NUMBER: Rule = (
     CARD_WORDS,
 );
 
+/// A card number before the word that names it, on one line: "I used
+/// 4520366213056409 with expiry 12/26 … the wrong card".
+pub(super) const NUMBER_BEFORE: Rule = (
+    concat!(
+        r"(?:^|[^A-Za-z0-9_-])",
+        r"([0-9]{4}(?:[ -]?[0-9]{4}){3}|[0-9]{4}[ -]?[0-9]{6}[ -]?[0-9]{4,5}|[0-9]{13,19})",
+        r"(?:$|[^A-Za-z0-9_-])[^\n]*?",
+        r"(?:(?i-u:card|visa|amex|maestro|jcb|unionpay|diners|cart|tarjeta|kart|kaart)|(?i:карт)|卡|カード|카드|कार्ड|アメックス)"
+    ),
+    1,
+    Some(card_number),
+    CARD_WORDS,
+);
+
 /// A card's security code (CVC, CVV, CSC): three or four digits a few
 /// words after its name, on a line that names a card or the code alone.
 pub(super) const SECURITY_CODE: Rule = (
-    r"(?-u:\b)(?i-u:cvc2?|cvv2?|csc|cvn)(?-u:\b)[^0-9\n]{0,24}?(?-u:\b)([0-9]{3,4})(?:$|[^A-Za-z0-9_-])",
+    r"(?:(?-u:\b)(?i-u:cvc2?|cvv2?|csc|cvn)(?-u:\b)|(?i:kartenprüfnummer|prüfziffer))[^0-9\n]{0,24}?(?-u:\b)([0-9]{3,4})(?:$|[^A-Za-z0-9_-])",
     1,
     None,
-    &["cvc", "cvv", "csc", "cvn"],
+    &["cvc", "cvv", "csc", "cvn", "kartenprüfnummer", "prüfziffer"],
 );
 
 /// True if `v` (digits, maybe grouped by spaces or dashes) is a card
@@ -149,6 +164,17 @@ fn for_testing(d: &[u8]) -> bool {
         "6200000000000005",
         "4917610000000000",
         "4000000000000077",
+        // Adyen's.
+        "5555341244441115",
+        "4111112014267661",
+        "4988438843884305",
+        "6771798021000008",
+        "5101180000000007",
+        "2222400070000005",
+        "370000000000002",
+        "4166676667666746",
+        "5577000055770004",
+        "4917610000000000003",
     ]
     .contains(&s.as_str())
 }

@@ -45,6 +45,19 @@ pub(super) fn find(text: &str) -> Vec<Range<usize>> {
         for token in line.split(' ') {
             let start = at;
             at += token.len() + 1;
+            // A list's numbers ("1. kid 2. usage", "1.kid 2.usage") are
+            // read past, as the card a seed is written on numbers it.
+            if numbering(token.as_bytes()) {
+                continue;
+            }
+            let numbered =
+                token.len() - token.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            let (token, start) = match token.as_bytes().get(numbered) {
+                Some(b'.' | b')') if (1..=2).contains(&numbered) => {
+                    (&token[numbered + 1..], start + numbered + 1)
+                }
+                _ => (token, start),
+            };
             // What comes before a word in its token (`MNEMONIC="`, a
             // quote) and closes it after (a quote, a sentence's end).
             let body = token.trim_end_matches(CLOSING);
@@ -98,6 +111,9 @@ const CLOSING: &[char] = &[
 fn may_hold_one(line: &[u8]) -> bool {
     let mut run = 0;
     for token in line.split(|&b| b == b' ') {
+        if numbering(token) {
+            continue;
+        }
         let body = token
             .iter()
             .rposition(|&b| b.is_ascii_alphanumeric())
@@ -117,6 +133,12 @@ fn may_hold_one(line: &[u8]) -> bool {
         }
     }
     false
+}
+
+/// True if `token` is a list's number: `1.`, `12)`.
+fn numbering(token: &[u8]) -> bool {
+    let digits = token.iter().take_while(|b| b.is_ascii_digit()).count();
+    (1..=2).contains(&digits) && token.len() == digits + 1 && matches!(token[digits], b'.' | b')')
 }
 
 /// The listed words being read, and where they are.
@@ -156,6 +178,19 @@ mod tests {
         assert_eq!(&quoted[find(&quoted)[0].clone()], seed);
         let ended = format!("the seed you dictated: {seed}.");
         assert_eq!(&ended[find(&ended)[0].clone()], seed);
+    }
+
+    #[test]
+    fn a_numbered_seed_phrase_is_one() {
+        for line in [
+            "- seed: 1.kid 2.usage 3.adapt 4.stock 5.bitter 6.armed 7.bubble 8.regular 9.figure 10.flight 11.eight 12.trend",
+            "1. kid 2. usage 3. adapt 4. stock 5. bitter 6. armed 7. bubble 8. regular 9. figure 10. flight 11. eight 12. trend",
+        ] {
+            let found = find(line);
+            assert_eq!(found.len(), 1, "{line}");
+            assert!(line[found[0].clone()].starts_with("kid"));
+            assert!(line[found[0].clone()].ends_with("trend"));
+        }
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! as the reference): GitLab, Stripe webhook secrets, Hugging Face, npm,
 //! PyPI, SendGrid, Shopify, Square, Databricks, Grafana, Postman, Doppler,
 //! Atlassian, Mailchimp, age, Sentry, Docker Hub, DigitalOcean, Linear,
-//! Vault, New Relic, Pulumi, Slack app tokens. A prefix is its own sign,
+//! Vault, New Relic, Pulumi, Slack app tokens, Notion. A prefix is its own sign,
 //! so no check follows the match.
 
 use super::rules::Rule;
@@ -58,6 +58,8 @@ const PUBLISHED: &[&str] = &[
     "xapp-",
     "SK",
     ".atlasv1.",
+    "secret_",
+    "ntn_",
 ];
 
 /// The rule: any of the prefixes, then the token's own alphabet and length.
@@ -90,6 +92,8 @@ pub(super) const RULE: Rule = (
         r"|pul-[a-f0-9]{40}",
         r"|xapp-[0-9]-[A-Z0-9]+-[0-9]+-[a-z0-9]+",
         r"|SK[0-9a-fA-F]{32}",
+        // Notion integration tokens.
+        r"|secret_[A-Za-z0-9]{43}|ntn_[0-9]{11}[A-Za-z0-9]{35}",
         // A token may end in `-` or `=`: it ends where its alphabet does.
         r")(?:[^A-Za-z0-9_-]|$)"
     ),

@@ -543,7 +543,12 @@ pub(super) const PATTERNS: &[Rule] = &[
     super::tool_forms::AWS_KEY_PAIR,
     super::tool_forms::TEAMS_WEBHOOK,
     super::tool_forms::TOTP_SECRET,
+    super::tool_forms::NMCLI_QUOTED,
+    super::tool_forms::NMCLI_WORD,
+    super::tool_forms::WALLET_KEY,
+    super::tool_forms::EXTENDED_PRIVATE_KEY,
     // Payment cards: see [`super::card`].
     super::card::NUMBER,
+    super::card::NUMBER_BEFORE,
     super::card::SECURITY_CODE,
 ];

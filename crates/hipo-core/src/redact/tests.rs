@@ -682,6 +682,27 @@ pub(super) const CASES: &[(&str, &str)] = &[
         "- 15:23 Discord yedek kodları 1Password'de duruyor",
         "- 15:23 Discord yedek kodları 1Password'de duruyor",
     ),
+    // A wallet's keys, a card before its word, Notion, nmcli.
+    (
+        "- 16:30 秘密鍵(ETH): 0xb4245528dcaeab9a93c2b173465309f52c4e6c265f8086f322a98ee7333f9fa3",
+        "- 16:30 秘密鍵(ETH): [REDACTED]",
+    ),
+    (
+        "tx 0xb4245528dcaeab9a93c2b173465309f52c4e6c265f8086f322a98ee7333f9fa3 confirmed",
+        "tx 0xb4245528dcaeab9a93c2b173465309f52c4e6c265f8086f322a98ee7333f9fa3 confirmed",
+    ),
+    (
+        "I used 4520366213056409 with expiry 12/26, the wrong card?",
+        "I used [REDACTED] with expiry 12/26, the wrong card?",
+    ),
+    (
+        "for the Adyen sandbox use 5555 3412 4444 1115, their public test card",
+        "for the Adyen sandbox use 5555 3412 4444 1115, their public test card",
+    ),
+    (
+        "$ nmcli dev wifi connect \"Studio-2.4\" password \"yesil elma 2166\"",
+        "$ nmcli dev wifi connect \"Studio-2.4\" password \"[REDACTED]\"",
+    ),
 ];
 
 #[test]

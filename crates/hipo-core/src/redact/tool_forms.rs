@@ -1,7 +1,8 @@
 //! Credentials in the forms particular tools give them: a passphrase on
 //! `gpg`'s or `ssh-keygen`'s command line, `mongosh -p`, Oracle's
 //! `user/password@//host`, an AWS key id with its secret beside it, a
-//! Teams webhook's key, an authenticator's setup key.
+//! Teams webhook's key, an authenticator's setup key, `nmcli`'s Wi-Fi
+//! password, a wallet's private key.
 
 use super::checks::{high_entropy, not_a_flag, not_a_placeholder_password};
 use super::rules::Rule;
@@ -76,3 +77,65 @@ fn base32_secret(v: &str) -> bool {
         && v.bytes().any(|b| (b'2'..=b'7').contains(&b))
         && v.bytes().any(|b| b.is_ascii_alphabetic())
 }
+
+/// `nmcli … password "…"`: a Wi-Fi password, quoted, spaces and all.
+pub(super) const NMCLI_QUOTED: Rule = (
+    r#"(?-u:\b)nmcli\s[^\n|;&]*?\s(?:password|wifi-sec\.psk)\s+["']([^"'\n]{3,})["']"#,
+    1,
+    Some(not_a_placeholder_password),
+    &["nmcli"],
+);
+
+/// `nmcli … password WORD`.
+pub(super) const NMCLI_WORD: Rule = (
+    r#"(?-u:\b)nmcli\s[^\n|;&]*?\s(?:password|wifi-sec\.psk)\s+([^\s"'$<{][^\s"']{2,})"#,
+    1,
+    Some(not_a_placeholder_password),
+    &["nmcli"],
+);
+
+/// A wallet's private key on a line that names one: 64 hex digits (an
+/// Ethereum key, `0x` or not), a WIF key (`5…`, `K…`, `L…`, base58), or
+/// a Solana keypair (base58, 87 or 88 characters). A transaction's hash
+/// has the same 64 hex digits, so the line must say "private" or "key"
+/// in one of the wallets' languages, or hand it to `Wallet(`.
+pub(super) const WALLET_KEY: Rule = (
+    concat!(
+        r"(?:(?i-u:private|priv|wallet\(|keypair|secret key)|(?i:klucz prywatny|özel anahtar|privésleutel|privater schlüssel|clé privée|clave privada|chave privada|chiave privata|приватный ключ)|秘密鍵|秘钥|私钥|개인키|개인 키)",
+        r"[^\n]*?(?:^|[^A-Za-z0-9_-])",
+        r"((?:0x)?[0-9a-fA-F]{64}|[5KL][1-9A-HJ-NP-Za-km-z]{50,51}|[1-9A-HJ-NP-Za-km-z]{86,88})",
+        r"(?:$|[^A-Za-z0-9_-])"
+    ),
+    1,
+    Some(high_entropy),
+    &[
+        "private",
+        "priv",
+        "wallet(",
+        "keypair",
+        "secret key",
+        "klucz prywatny",
+        "özel anahtar",
+        "privésleutel",
+        "privater schlüssel",
+        "clé privée",
+        "clave privada",
+        "chave privada",
+        "chiave privata",
+        "приватный ключ",
+        "秘密鍵",
+        "秘钥",
+        "私钥",
+        "개인키",
+        "개인 키",
+    ],
+);
+
+/// A BIP-32 extended private key (`xprv…`, `tprv…`, `yprv…`, `zprv…`):
+/// its prefix says what it is.
+pub(super) const EXTENDED_PRIVATE_KEY: Rule = (
+    r"(?-u:\b)([xtyzuvYZUV]prv[1-9A-HJ-NP-Za-km-z]{100,112})(?-u:\b)",
+    1,
+    None,
+    &["prv"],
+);
