@@ -100,7 +100,10 @@ fn redact_once(text: &str) -> Cow<'_, str> {
     let parts = &need[PATTERNS.len()..];
     if parts.contains(&true) {
         let mut found = said::find(&out, parts);
-        found.retain(|r| !public_by_design(&out[r.clone()]));
+        found.retain(|r| {
+            let v = &out[r.clone()];
+            !public_by_design(v) && !placeholder(v) && !reference(v)
+        });
         if !found.is_empty() {
             out = Cow::Owned(replace_ranges(&out, found));
         }
@@ -139,6 +142,7 @@ fn replace_group(c: &Captures, group: usize, check: Option<fn(&str) -> bool>) ->
     if secret.as_str() == REDACTED
         || placeholder(secret.as_str())
         || public_by_design(secret.as_str())
+        || reference(secret.as_str())
         || check.is_some_and(|looks_secret| !looks_secret(secret.as_str()))
     {
         return whole.as_str().to_string();
@@ -156,11 +160,50 @@ fn replace_group(c: &Captures, group: usize, check: Option<fn(&str) -> bool>) ->
 }
 
 /// True for keys made to be shown: Stripe's publishable keys and
-/// Mapbox's public tokens sit in every web page that uses them.
+/// Mapbox's public tokens sit in every web page that uses them, and an
+/// SSH public key is added to servers and repositories as it is.
 fn public_by_design(secret: &str) -> bool {
-    ["pk_live_", "pk_test_", "pk.eyJ"]
-        .iter()
-        .any(|p| secret.starts_with(p))
+    [
+        "pk_live_",
+        "pk_test_",
+        "pk.eyJ",
+        "ssh-ed25519",
+        "ssh-rsa",
+        "ssh-dss",
+        "ecdsa-sha2-",
+        "sk-ssh-ed25519",
+    ]
+    .iter()
+    .any(|p| secret.starts_with(p))
+}
+
+/// True if a would-be secret says where the secret is instead of being
+/// it: a variable, an environment or keychain lookup, a file, standard
+/// input (`env:P12_PASSWORD`, `file:/tmp/ks.pass`, `@keychain:AC_PASSWORD`,
+/// `@stdin`, `process.env.APNS_KEY`, `env(GITHUB_SECRET)`, `op://vault/…`).
+fn reference(secret: &str) -> bool {
+    [
+        "env:",
+        "file:",
+        "fd:",
+        "@keychain:",
+        "@env:",
+        "@stdin",
+        "process.env.",
+        "os.environ",
+        "env(",
+        "ENV[",
+        "${",
+        "$(",
+        "System.getenv",
+        "getenv(",
+        "op://",
+        "vault:",
+    ]
+    .iter()
+    .any(|p| secret.starts_with(p))
+        // The message of the shell's `${VAR:?message}`.
+        || (secret.starts_with('?') && secret.ends_with('}'))
 }
 
 /// True if a would-be secret is a documentation placeholder rather than a
@@ -170,12 +213,38 @@ fn placeholder(secret: &str) -> bool {
     if secret.contains("...") || secret.contains('…') {
         return true;
     }
+    // A key block with no key in it (`<redacted>` between the lines).
+    if secret.starts_with("-----BEGIN") && key_block_placeholder(secret) {
+        return true;
+    }
     // `YOUR_TOKEN_HERE`, `your-api-key`, `REPLACE_ME` (but `changeme` is
-    // as often the password a service was really left with).
+    // as often the password a service was really left with), and a
+    // template's instruction (`…-at-least-32-characters-long`,
+    // `changeme-in-production`).
     let lower = secret.to_ascii_lowercase();
-    if ["your_", "your-", "_here", "replace_me"]
-        .iter()
-        .any(|p| lower.contains(p))
+    if [
+        "your_",
+        "your-",
+        "_here",
+        "replace_me",
+        "at_least",
+        "at-least",
+        "characters_long",
+        "characters-long",
+        "in-production",
+        "in_production",
+    ]
+    .iter()
+    .any(|p| lower.contains(p))
+    {
+        return true;
+    }
+    // `xxxx-xxxx-xxxx-xxxx`: one mask character in groups.
+    let mut chars = secret.chars().filter(|c| c.is_alphanumeric() || *c == '*');
+    if let Some(first) = chars.next()
+        && matches!(first, 'x' | 'X' | '*' | '0')
+        && secret.len() >= 8
+        && chars.all(|c| c == first)
     {
         return true;
     }
@@ -201,6 +270,18 @@ fn placeholder(secret: &str) -> bool {
         prev = Some(b);
     }
     longest >= 4 && longest * 2 >= secret.len()
+}
+
+/// True if a private key block holds a placeholder where its key goes:
+/// `<redacted>`, `<your key>`, nothing at all.
+fn key_block_placeholder(block: &str) -> bool {
+    let body: String = block
+        .split(['\n', '\\'])
+        .map(|l| l.trim_start_matches('n'))
+        .filter(|l| !l.contains("-----"))
+        .collect();
+    let body = body.trim();
+    body.is_empty() || (body.starts_with('<') && body.ends_with('>'))
 }
 
 #[cfg(test)]

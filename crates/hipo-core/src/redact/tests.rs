@@ -703,6 +703,39 @@ pub(super) const CASES: &[(&str, &str)] = &[
         "$ nmcli dev wifi connect \"Studio-2.4\" password \"yesil elma 2166\"",
         "$ nmcli dev wifi connect \"Studio-2.4\" password \"[REDACTED]\"",
     ),
+    // What says where a secret is, not the secret.
+    (
+        "APPLE_SHARED_SECRET=${APPLE_SHARED_SECRET:?missing}",
+        "APPLE_SHARED_SECRET=${APPLE_SHARED_SECRET:?missing}",
+    ),
+    (
+        "$ openssl pkcs12 -in dist.p12 -nodes -passin env:P12_PASSWORD | openssl x509 -noout",
+        "$ openssl pkcs12 -in dist.p12 -nodes -passin env:P12_PASSWORD | openssl x509 -noout",
+    ),
+    (
+        "FASTLANE_APPLE_APPLICATION_SPECIFIC_PASSWORD=@keychain:AC_PASSWORD",
+        "FASTLANE_APPLE_APPLICATION_SPECIFIC_PASSWORD=@keychain:AC_PASSWORD",
+    ),
+    (
+        "- app-specific pw for altool: xxxx-xxxx-xxxx-xxxx (regenerate it)",
+        "- app-specific pw for altool: xxxx-xxxx-xxxx-xxxx (regenerate it)",
+    ),
+    (
+        "JWT_SECRET=changeme-in-production",
+        "JWT_SECRET=changeme-in-production",
+    ),
+    (
+        "  \"private_key\": \"-----BEGIN PRIVATE KEY-----\\n<redacted>\\n-----END PRIVATE KEY-----\\n\",",
+        "  \"private_key\": \"-----BEGIN PRIVATE KEY-----\\n<redacted>\\n-----END PRIVATE KEY-----\\n\",",
+    ),
+    (
+        "deploy key (public half): ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIj/u8devCC3WeucSlY9t1g8bWmeMBte9E1rq4AHOtcya deploy@forge",
+        "deploy key (public half): ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIj/u8devCC3WeucSlY9t1g8bWmeMBte9E1rq4AHOtcya deploy@forge",
+    ),
+    (
+        "- Google backup codes printed 2024-09-27, 10 codes, in the safe",
+        "- Google backup codes printed 2024-09-27, 10 codes, in the safe",
+    ),
 ];
 
 #[test]

@@ -610,7 +610,11 @@ pub(super) fn digits_code(v: &str) -> bool {
     let groups: Vec<&str> = v.split(['-', ' ']).collect();
     let digits = |g: &&str| !g.is_empty() && g.bytes().all(|b| b.is_ascii_digit());
     let total: usize = groups.iter().map(|g| g.len()).sum();
-    groups.iter().all(digits) && (4..=12).contains(&total) && groups.len() <= 4
+    // A date (`2024-09-27`) is when, not a code.
+    let date = matches!(groups.as_slice(), [y, m, d]
+        if y.len() == 4 && (y.starts_with("19") || y.starts_with("20"))
+            && m.len() == 2 && d.len() == 2 && *m <= "12" && *d <= "31");
+    groups.iter().all(digits) && (4..=12).contains(&total) && groups.len() <= 4 && !date
 }
 
 /// Words joined by hyphens or underscores the way people make passwords

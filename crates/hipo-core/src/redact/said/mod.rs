@@ -321,6 +321,11 @@ pub(super) fn find(text: &str, need: &[bool]) -> Vec<Range<usize>> {
         if names == Names::Code && public_code(text, m.start()) {
             continue;
         }
+        // A variable's name, `${APPLE_SHARED_SECRET:?missing}`: the rest
+        // is the shell's, not a value.
+        if in_variable(&text[..m.start()]) {
+            continue;
+        }
         // "X, the password is on the router": a word with a verb of its
         // own is given its value after; "X is password protected": a
         // word that qualifies another gives none.
@@ -371,6 +376,12 @@ fn public_code(text: &str, at: usize) -> bool {
         .unwrap_or_default()
         .to_lowercase();
     NOT_SECRET_CODES.contains(&word.as_str())
+}
+
+/// True if `before` ends inside a shell variable's name (`${DB_`).
+fn in_variable(before: &str) -> bool {
+    let name = before.trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_');
+    name.ends_with("${")
 }
 
 /// True if a sign, not a word, gives the value after `between`: a
