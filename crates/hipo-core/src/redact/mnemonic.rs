@@ -47,7 +47,7 @@ pub(super) fn find(text: &str) -> Vec<Range<usize>> {
     }
     let mut line_start = 0;
     for line in text.split('\n') {
-        if !may_hold_one(line.as_bytes()) {
+        if line.len() < MIN_LINE || !may_hold_any(line.as_bytes()) {
             line_start += line.len() + 1;
             continue;
         }
@@ -115,10 +115,12 @@ const CLOSING: &[char] = &[
     '.', ',', ';', ':', '!', '?', '"', '\'', ')', ']', '`', '”', '\r',
 ];
 
-/// [`may_hold_one`] for a whole text in one pass over its bytes, with no
-/// allocation: nearly every text a process redacts holds no seed phrase,
-/// and this is all it pays for that (a MemAware rebuild spent 2 % of its
-/// time reading lines word by word for them).
+/// True if `text` has a line of [`MIN_WORDS`] tokens in a row, one space
+/// apart, each ending in three to eight small letters (closing
+/// punctuation aside; a list's number, `1.`, read past): the only lines
+/// [`find`] must read word by word. One pass over the bytes, with no
+/// allocation; prose breaks such a run within a few words (`a`, `is`,
+/// `to`, a capital, a number).
 fn may_hold_any(text: &[u8]) -> bool {
     let mut run = 0;
     // Small letters at the end of the token so far, not counting the
@@ -167,37 +169,6 @@ fn may_hold_any(text: &[u8]) -> bool {
                 closed = false;
             }
             _ => closed = true,
-        }
-    }
-    false
-}
-
-/// True if `line` has [`MIN_WORDS`] tokens in a row, one space apart,
-/// ending in three to eight small letters (closing punctuation aside):
-/// the only lines [`find`] must read word by word. Prose breaks such a run
-/// within a few words (`a`, `is`, `to`, a capital, a number).
-fn may_hold_one(line: &[u8]) -> bool {
-    let mut run = 0;
-    for token in line.split(|&b| b == b' ') {
-        if numbering(token) {
-            continue;
-        }
-        let body = token
-            .iter()
-            .rposition(|&b| b.is_ascii_alphanumeric())
-            .map_or(&token[..0], |i| &token[..=i]);
-        let letters = body
-            .iter()
-            .rev()
-            .take_while(|b| b.is_ascii_lowercase())
-            .count();
-        if (3..=8).contains(&letters) {
-            run += 1;
-            if run >= MIN_WORDS {
-                return true;
-            }
-        } else {
-            run = 0;
         }
     }
     false
