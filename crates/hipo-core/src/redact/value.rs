@@ -157,6 +157,28 @@ pub(super) enum Names {
     Code,
 }
 
+/// Words a secret word holds when it names a security question's answer
+/// (lower case): what [`Names::Answer`] names; also anchors of
+/// [`super::said`]'s prefilter.
+pub(super) const ANSWER_WORDS: &[&str] = &[
+    "answer",
+    "memorable",
+    "maiden",
+    "security q",
+    "sicherheitsfrage",
+    "pytanie",
+    "beveiligingsvraag",
+    "domanda",
+    "pregunta",
+    "sorusu",
+    "question",
+    "pergunta",
+    "вопрос",
+    "秘密の質問",
+    "安全问题",
+    "질문",
+];
+
 /// The bare code words (lower case): what [`Names::Code`] names.
 pub(super) const CODE_WORDS: &[&str] = &[
     "code",
@@ -413,27 +435,7 @@ pub(super) fn names(word: &str) -> Names {
     {
         return Names::Code;
     }
-    if [
-        "answer",
-        "memorable",
-        "maiden",
-        "security q",
-        "sicherheitsfrage",
-        "pytanie",
-        "beveiligingsvraag",
-        "domanda",
-        "pregunta",
-        "sorusu",
-        "question",
-        "pergunta",
-        "вопрос",
-        "秘密の質問",
-        "安全问题",
-        "질문",
-    ]
-    .iter()
-    .any(|a| w.contains(a))
-    {
+    if ANSWER_WORDS.iter().any(|a| w.contains(a)) {
         Names::Answer
     } else if PIN_WORDS.iter().any(|p| {
         w.starts_with(p) || w.strip_suffix('s').is_some_and(|x| x.ends_with(p)) || w.ends_with(p)

@@ -21,9 +21,9 @@
 mod reading;
 
 use super::value::{
-    CODE_WORDS, ENGLISH_PASSWORD_WORDS, NOT_SECRET_CODES, Names, OPENS, OPENS_ENGLISH,
-    PASSWORD_WORDS, PIN_WORDS, Strength, looks_made_up, looks_secret, names, paired_password,
-    password_shape,
+    ANSWER_WORDS, CODE_WORDS, ENGLISH_PASSWORD_WORDS, NOT_SECRET_CODES, Names, OPENS,
+    OPENS_ENGLISH, PASSWORD_WORDS, PIN_WORDS, Strength, looks_made_up, looks_secret, names,
+    paired_password, password_shape,
 };
 use reading::{Asks, read_value, value_range};
 use regex::Regex;
@@ -169,22 +169,7 @@ fn said_after(word: &str) -> bool {
 /// scripts).
 static KEYWORD_ANCHORS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
     const OTHERS: &[&str] = &[
-        "answer",
         "security",
-        "memorable",
-        "maiden",
-        "sicherheitsfrage",
-        "pytanie",
-        "beveiligingsvraag",
-        "domanda",
-        "pregunta",
-        "sorusu",
-        "question",
-        "pergunta",
-        "вопрос",
-        "秘密の質問",
-        "安全问题",
-        "질문",
         "gift",
         "wifi",
         "wi-fi",
@@ -212,6 +197,7 @@ static KEYWORD_ANCHORS: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
         .chain(KEY_WORDS)
         .chain(PASSWORD_WORDS)
         .chain(PIN_WORDS)
+        .chain(ANSWER_WORDS)
         .chain(CODE_WORDS)
         .chain(OPENS_ENGLISH)
         .chain(OPENS)
