@@ -22,6 +22,7 @@ mod checks;
 #[cfg(test)]
 mod corpus;
 mod mnemonic;
+mod names;
 mod phrases;
 mod prefilter;
 mod published;

@@ -18,13 +18,15 @@
 //! Without a verb ("passphrase orchid-tango-maple", "twilio auth token
 //! 3f…") the value must look strongly like a secret.
 
+mod context;
 mod reading;
 
-use super::value::{
-    ANSWER_WORDS, CODE_WORDS, ENGLISH_PASSWORD_WORDS, NOT_SECRET_CODES, Names, OPENS,
-    OPENS_ENGLISH, PASSWORD_WORDS, PIN_WORDS, Strength, looks_made_up, looks_secret, names,
-    paired_password, password_shape,
+use super::names::{
+    ANSWER_WORDS, CODE_WORDS, ENGLISH_PASSWORD_WORDS, Names, OPENS, OPENS_ENGLISH, PASSWORD_WORDS,
+    PIN_WORDS, names,
 };
+use super::value::{Strength, looks_made_up, looks_secret, paired_password, password_shape};
+use context::{clock_time, ends_there, in_variable, public_code, signed, suffixed};
 use reading::{Asks, read_value, value_range};
 use regex::Regex;
 use std::ops::Range;
@@ -350,102 +352,6 @@ pub(super) fn find(text: &str, need: &[bool]) -> Vec<Range<usize>> {
         }
     }
     out
-}
-
-/// True if the word before a bare code word at `at` says the code is
-/// public: `error code`, `zip code`, `source code` ([`NOT_SECRET_CODES`]).
-fn public_code(text: &str, at: usize) -> bool {
-    let before = text[..at].trim_end_matches([' ', '_', '-']);
-    let word = before
-        .rsplit(|c: char| !c.is_alphanumeric())
-        .next()
-        .unwrap_or_default()
-        .to_lowercase();
-    NOT_SECRET_CODES.contains(&word.as_str())
-}
-
-/// True if `before` ends inside a shell variable's name (`${DB_`).
-fn in_variable(before: &str) -> bool {
-    let name = before.trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_');
-    name.ends_with("${")
-}
-
-/// True if a sign, not a word, gives the value after `between`: a
-/// security question in another language gives its answer after a colon
-/// or an arrow ("güvenlik sorusu (…): Pamuk"), where a verb is as often
-/// prose ("la question secrète, elle est dans Bitwarden").
-fn signed(between: &str) -> bool {
-    between.contains([':', '：', '→', '='])
-}
-
-/// True if `v` is a word with a suffix after an apostrophe, as Turkish
-/// writes one onto a name ("1Password'de", "GitHub'a"): a name said in a
-/// sentence, not a value.
-fn suffixed(v: &str) -> bool {
-    v.rsplit_once(['\'', '’']).is_some_and(|(head, tail)| {
-        !head.is_empty()
-            && (1..=4).contains(&tail.len())
-            && tail.chars().all(|c| c.is_alphabetic() && c.is_lowercase())
-    })
-}
-
-/// True if `v` reads as a time of day, `0630` or `2215`: what an alarm
-/// is set to, not its code.
-fn clock_time(v: &str) -> bool {
-    let b = v.as_bytes();
-    let n = |i: usize| b.get(i).map_or(99, |d| d.wrapping_sub(b'0'));
-    b.len() == 4 && b.iter().all(u8::is_ascii_digit) && n(0) * 10 + n(1) < 24 && n(2) < 6
-}
-
-/// True if what follows a code's digits ends the clause or goes on to
-/// something else ("7391 then hit #", "1562.", "9016 puis la touche"),
-/// where a number that is not a code goes on to its unit or noun ("the
-/// code is 4000 lines").
-fn ends_there(rest: &str) -> bool {
-    let rest = rest.trim_start_matches([' ', '#']);
-    let word: String = rest
-        .chars()
-        .take_while(|c| c.is_alphabetic())
-        .collect::<String>()
-        .to_lowercase();
-    if word.is_empty() {
-        return true;
-    }
-    [
-        "then",
-        "and",
-        "but",
-        "or",
-        "to",
-        "for",
-        "on",
-        "at",
-        "if",
-        "so",
-        "it",
-        "which",
-        "in",
-        "puis",
-        "et",
-        "poi",
-        "e",
-        "y",
-        "en",
-        "und",
-        "dann",
-        "then",
-        "plus",
-        "ve",
-        "하고",
-        "이고",
-        "입니다",
-        "이야",
-        "야",
-        "है",
-        "hai",
-    ]
-    .contains(&word.as_str())
-        || !word.is_ascii()
 }
 
 /// A value said before the secret word that starts at `at`.

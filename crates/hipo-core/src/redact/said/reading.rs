@@ -4,8 +4,9 @@
 //! value, which is a secret only if it looks like one of what the word
 //! names ([`crate::redact::value`]).
 
+use crate::redact::names::Names;
 use crate::redact::phrases::{answer_words, plain_word, quoted, spaced_words};
-use crate::redact::value::{Names, Strength, digits_code, looks_made_up, looks_secret};
+use crate::redact::value::{Strength, digits_code, looks_made_up, looks_secret};
 use std::ops::Range;
 
 /// Words that, in the noun phrase after the secret word, say the value
