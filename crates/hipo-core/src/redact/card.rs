@@ -9,7 +9,7 @@
 //! tracking number elsewhere is never read as one. Numbers published for
 //! testing payments (Stripe's `4242 4242 4242 4242`) are left as they are.
 
-use super::rules::Rule;
+use super::rule::Rule;
 
 /// The words that name a payment card, as the rules' anchors: the
 /// prefilter runs the rules only on a text holding one.

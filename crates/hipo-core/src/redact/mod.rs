@@ -26,6 +26,7 @@ mod names;
 mod phrases;
 mod prefilter;
 mod published;
+mod rule;
 mod rules;
 mod said;
 mod tool_forms;

@@ -5,7 +5,8 @@
 //! words call for, not all of them (issue 29). Long texts go through one
 //! `RegexSet` instead (see [`SET_FROM`]).
 
-use super::rules::{PATTERNS, Rule};
+use super::rule::Rule;
+use super::rules::PATTERNS;
 use super::said;
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
 use regex::{Regex, RegexSet};

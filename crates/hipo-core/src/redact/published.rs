@@ -5,7 +5,7 @@
 //! Vault, New Relic, Pulumi, Slack app tokens, Notion. A prefix is its own sign,
 //! so no check follows the match.
 
-use super::rules::Rule;
+use super::rule::Rule;
 
 /// The prefixes of the alternation below: the prefilter's anchors.
 const PUBLISHED: &[&str] = &[

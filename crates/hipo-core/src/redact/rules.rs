@@ -6,6 +6,7 @@ use super::checks::{
     credential_not_code, high_entropy, key_like, looks_like_credential, not_a_flag,
     not_a_number_nor_a_word, not_a_placeholder_password, random_not_uuid,
 };
+use super::rule::Rule;
 
 /// A secret-ish key name, as a regex fragment shared by the key/value
 /// patterns: a known key (`api_key`, `password`, …) with an optional
@@ -17,20 +18,6 @@ macro_rules! key {
         r"(?:(?-u:\b)(?:[A-Za-z0-9]*[_-])*(?i-u:api[_-]?key|apikey|private[_-]?key|secret[_-]?key|password|passwd|pass|pwd|secret|token)|(?-u:\b)[A-Z0-9]+(?:PASSWORD|PASSWD|PASS|PWD|SECRET|TOKEN)|(?-u:\b)[a-z][a-zA-Z0-9]*(?:Password|Passwd|Pass|Pwd|Secret|Token|ApiKey))(?-u:\b)"
     };
 }
-
-/// A rule: the pattern, the capture group holding the secret (0 = the
-/// whole match), a check the secret must pass (for patterns that would
-/// otherwise catch prose), and its anchors: literals, one of which
-/// (ASCII case aside) every text the pattern matches contains. The
-/// anchors of all rules make the prefilter that decides which patterns
-/// a text needs compiled and run (`prefilter_covers_every_match` checks
-/// them on the corpora).
-pub(super) type Rule = (
-    &'static str,
-    usize,
-    Option<fn(&str) -> bool>,
-    &'static [&'static str],
-);
 
 /// The key names of the key/value rules ([`key!`] and the shell
 /// assignment): `api_key`, `password`, `pwd`, `secret`, `token`, …

@@ -5,7 +5,7 @@
 //! password, a wallet's private key.
 
 use super::checks::{high_entropy, not_a_flag, not_a_placeholder_password};
-use super::rules::Rule;
+use super::rule::Rule;
 
 /// A passphrase on a command line, quoted, spaces and all: `gpg
 /// --passphrase 'sunny needle valley maple'`, `ssh-keygen -p -P '…' -N
