@@ -736,6 +736,23 @@ pub(super) const CASES: &[(&str, &str)] = &[
         "- Google backup codes printed 2024-09-27, 10 codes, in the safe",
         "- Google backup codes printed 2024-09-27, 10 codes, in the safe",
     ),
+    // A password near a login's words, with no word for it.
+    (
+        "User: the Canva login is my studio email and LipowaPumpkin16!",
+        "User: the Canva login is my studio email and [REDACTED]",
+    ),
+    (
+        "SSID Acme-Corp-5G (WPA3-Enterprise, log in with your AD account)",
+        "SSID Acme-Corp-5G (WPA3-Enterprise, log in with your AD account)",
+    ),
+    (
+        "- Stripe Connect account for the Lisbon merchant: acct_1R5qDDGj9ylLgq2k",
+        "- Stripe Connect account for the Lisbon merchant: acct_1R5qDDGj9ylLgq2k",
+    ),
+    (
+        "logged into my iPhone15Pro account with Face ID",
+        "logged into my iPhone15Pro account with Face ID",
+    ),
 ];
 
 #[test]

@@ -19,6 +19,7 @@
 //! 3f…") the value must look strongly like a secret.
 
 mod context;
+mod near;
 mod reading;
 
 use super::names::{
@@ -215,9 +216,16 @@ pub(super) enum Part {
     Pair,
     Login,
     Shape,
+    Near,
 }
 
-pub(super) const PARTS: [Part; 4] = [Part::Keyword, Part::Pair, Part::Login, Part::Shape];
+pub(super) const PARTS: [Part; 5] = [
+    Part::Keyword,
+    Part::Pair,
+    Part::Login,
+    Part::Shape,
+    Part::Near,
+];
 
 impl Part {
     /// Literals one of which (ASCII case aside) every match contains.
@@ -235,6 +243,7 @@ impl Part {
                 "account",
             ],
             Part::Shape => &["!", "@", "#", "$", "%", "^", "&", "*"],
+            Part::Near => near::ANCHORS,
         }
     }
 
@@ -244,6 +253,7 @@ impl Part {
             Part::Pair => PAIR_RE.as_ref(),
             Part::Login => LOGIN_RE.as_ref(),
             Part::Shape => SHAPE_RE.as_ref(),
+            Part::Near => near::RE.as_ref(),
         }
     }
 }
@@ -255,6 +265,20 @@ pub(super) fn find(text: &str, need: &[bool]) -> Vec<Range<usize>> {
     let wanted = |p: &Part| need.get(*p as usize).copied().unwrap_or(true);
     for part in PARTS[1..].iter().filter(|p| wanted(p)) {
         let Some(re) = part.regex() else { continue };
+        if matches!(part, Part::Near) {
+            let mut line_done = usize::MAX;
+            for m in re.find_iter(text) {
+                let line = text[..m.start()].rfind('\n').map_or(0, |i| i + 1);
+                if line == line_done {
+                    continue;
+                }
+                line_done = line;
+                for r in near::on_line(text, m.start()) {
+                    add(&mut out, r);
+                }
+            }
+            continue;
+        }
         for c in re.captures_iter(text) {
             let Some(g) = c.get(1) else { continue };
             if matches!(part, Part::Shape) {
