@@ -170,6 +170,7 @@ pub(super) fn looks_made_up(v: &str, strength: Strength, names: Names) -> bool {
                 || word_and_number(v)
                 || mixed_hex(v)
                 || words_and_symbols(v)
+                || paired_password(v)
         }
         // Without a verb, letters and dots alone are never enough:
         // "pw,AaAaAAaaaA" (found by `properties::prose_is_never_redacted`).
@@ -178,6 +179,7 @@ pub(super) fn looks_made_up(v: &str, strength: Strength, names: Names) -> bool {
             (joined_words(v, 3) && (digit || v.contains(['-', '_'])))
                 || (joined_words(v, 2) && digit)
                 || camel_and_digits(v)
+                || paired_password(v)
         }
         // A passcode may be a password too ("passcode Thistle@Dawn"); but
         // a combo or a code given with "to" is as often prose ("a rod and
@@ -274,8 +276,8 @@ fn camel_and_digits(v: &str) -> bool {
 
 /// A password as people make them, given as a login's pair (`user /
 /// Oyster.Hammock8528`, `…@gmail.com / Dubu1991?`): 8 to 40 characters,
-/// capitals, small letters and digits, and a symbol or a year's worth of
-/// digits. A pair of plain words or versions (`read / write`, `Linux /
+/// capitals, small letters and two digits or more, and a symbol or a
+/// year's worth of digits (`F1-themed` has one). A pair of plain words or versions (`read / write`, `Linux /
 /// Windows10`) is not one.
 pub(super) fn paired_password(v: &str) -> bool {
     let v = v.trim_end_matches(['.', ',', ';', ':', ')']);
@@ -284,7 +286,7 @@ pub(super) fn paired_password(v: &str) -> bool {
     (8..=40).contains(&v.len())
         && v.bytes().any(|b| b.is_ascii_uppercase())
         && v.bytes().any(|b| b.is_ascii_lowercase())
-        && digits > 0
+        && digits >= 2
         && (symbol || digits >= 4)
 }
 

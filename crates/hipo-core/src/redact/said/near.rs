@@ -120,8 +120,17 @@ fn not_a_password(v: &str) -> bool {
         || (v.contains('@') && v.rsplit('@').next().is_some_and(|d| d.contains('.')))
         || domain
         || object_id
-        || v.starts_with(|c: char| c.is_ascii_digit())
-        || v.starts_with(['v', 'V']) && v[1..].starts_with(|c: char| c.is_ascii_digit())
+        || version_or_date(v)
+}
+
+/// A version or a date at the start (`2.3.1-Beta`, `v14.2_RC1`,
+/// `2024-09-27`): digits joined by dots or dashes, after an optional `v`.
+fn version_or_date(v: &str) -> bool {
+    let rest = v.strip_prefix(['v', 'V']).unwrap_or(v);
+    let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    digits > 0
+        && rest[digits..].starts_with(['.', '-'])
+        && rest[digits + 1..].starts_with(|c: char| c.is_ascii_digit())
 }
 
 #[cfg(test)]
@@ -137,6 +146,7 @@ mod tests {
             "Oyster.Hammock8528",
             "JuniperKawa06-",
             "MLjEOlzn4+5_Ld",
+            "809Quokka!",
         ] {
             assert!(made_as_passwords_are(v), "{v}");
         }
