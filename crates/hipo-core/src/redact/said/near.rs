@@ -121,6 +121,14 @@ fn not_a_password(v: &str) -> bool {
         || domain
         || object_id
         || version_or_date(v)
+        || hex_id(v)
+}
+
+/// An id in hex after a short prefix of capitals (Twilio's `AC` + 32
+/// hex digits, a commit): random, but an id, not a password.
+fn hex_id(v: &str) -> bool {
+    let rest = v.trim_start_matches(|c: char| c.is_ascii_uppercase());
+    v.len() - rest.len() <= 3 && rest.len() >= 16 && rest.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 /// A version or a date at the start (`2.3.1-Beta`, `v14.2_RC1`,
@@ -163,6 +171,7 @@ mod tests {
             "Password",
             "AuthKey_F5CV1SQW46.p8",
             "acct_1R5qDDGj9ylLgq2k",
+            "ACe19db700ded69bc88d8aeb8f4ef6ddf9",
         ] {
             assert!(!made_as_passwords_are(v), "{v}");
         }
