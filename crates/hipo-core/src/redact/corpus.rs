@@ -237,7 +237,7 @@ fn by_half(secrets: &str, looks: &str) -> [[usize; 4]; 2] {
 /// The sets written blind: secrets, look-alikes, and what each half
 /// catches and keeps now (below).
 #[allow(clippy::type_complexity)]
-const BLIND_SETS: [(&str, &str, [usize; 2], [usize; 2]); 13] = [
+const BLIND_SETS: [(&str, &str, [usize; 2], [usize; 2]); 15] = [
     (
         include_str!(concat!(
             env!("CARGO_MANIFEST_DIR"),
@@ -394,6 +394,30 @@ const BLIND_SETS: [(&str, &str, [usize; 2], [usize; 2]); 13] = [
         MOBILE_CAUGHT,
         MOBILE_KEPT,
     ),
+    (
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/blind_consult_secrets.tsv"
+        )),
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/blind_consult_lookalikes.tsv"
+        )),
+        CONSULT_CAUGHT,
+        CONSULT_KEPT,
+    ),
+    (
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/blind_lab_secrets.tsv"
+        )),
+        include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/data/blind_lab_lookalikes.tsv"
+        )),
+        LAB_CAUGHT,
+        LAB_KEPT,
+    ),
 ];
 
 #[test]
@@ -411,49 +435,57 @@ fn blind_sets_hold_their_figures() {
 /// them, `hipo export` showed 256 of the first set's 303 secrets caught
 /// and 204 of its 213 look-alikes kept, 96 of 183 and 210 of 212 for the
 /// second.
-const BLIND_CAUGHT: [usize; 2] = [149, 146];
+const BLIND_CAUGHT: [usize; 2] = [150, 146];
 const BLIND_KEPT: [usize; 2] = [104, 103];
-const SAID_CAUGHT: [usize; 2] = [86, 83];
+const SAID_CAUGHT: [usize; 2] = [88, 84];
 const SAID_KEPT: [usize; 2] = [106, 105];
 /// The third set was held out from the first round of work (157 of 249
 /// caught before it, 197 after; 239 and 242 of 245 kept), then worked on.
-const AGENT_CAUGHT: [usize; 2] = [118, 115];
+const AGENT_CAUGHT: [usize; 2] = [119, 115];
 const AGENT_KEPT: [usize; 2] = [123, 122];
 /// The fourth and fifth were held out from the second and third rounds
 /// (docs/reliability.md), then worked on.
 const LANGS_CAUGHT: [usize; 2] = [127, 117];
 const LANGS_KEPT: [usize; 2] = [137, 137];
-const VOICES_CAUGHT: [usize; 2] = [153, 153];
+const VOICES_CAUGHT: [usize; 2] = [153, 155];
 const VOICES_KEPT: [usize; 2] = [189, 189];
 /// The sixth was held out from five rounds, then worked on in a sixth.
-const TEAM_CAUGHT: [usize; 2] = [166, 169];
+const TEAM_CAUGHT: [usize; 2] = [167, 171];
 const TEAM_KEPT: [usize; 2] = [198, 195];
 /// The seventh was held out from six rounds (191 of 356 caught before
 /// them, 286 after; 337 and 338 of 340 kept), then worked on in a seventh.
-const WRITER_CAUGHT: [usize; 2] = [156, 157];
+const WRITER_CAUGHT: [usize; 2] = [157, 158];
 const WRITER_KEPT: [usize; 2] = [169, 169];
 /// The eighth and ninth were held out from the seventh round: 229 and 177
 /// of 300 caught before it, 239 and 187 after (docs/reliability.md), then
 /// worked on in an eighth.
-const OPS_CAUGHT: [usize; 2] = [129, 134];
+const OPS_CAUGHT: [usize; 2] = [133, 134];
 const OPS_KEPT: [usize; 2] = [142, 144];
-const HOME_CAUGHT: [usize; 2] = [133, 136];
+const HOME_CAUGHT: [usize; 2] = [134, 139];
 const HOME_KEPT: [usize; 2] = [149, 145];
 /// The tenth and eleventh were held out from the eighth round: 155 and 241
 /// of 300 caught before it through `hipo export`, 209 and 253 after, the
 /// same 295 and 290 look-alikes kept (docs/reliability.md).
-const SHOP_CAUGHT: [usize; 2] = [122, 128];
+const SHOP_CAUGHT: [usize; 2] = [124, 132];
 const SHOP_KEPT: [usize; 2] = [150, 146];
-const SRE_CAUGHT: [usize; 2] = [134, 130];
+const SRE_CAUGHT: [usize; 2] = [134, 132];
 const SRE_KEPT: [usize; 2] = [149, 144];
 /// The twelfth and thirteenth were held out from the ninth round: 179 and
 /// 248 of 300 caught before it through `hipo export`, 185 and 249 after
 /// (docs/reliability.md); the thirteenth's look-alikes were then worked
 /// on (276 kept before).
-const FAMILY_CAUGHT: [usize; 2] = [93, 92];
+const FAMILY_CAUGHT: [usize; 2] = [94, 95];
 const FAMILY_KEPT: [usize; 2] = [149, 147];
-const MOBILE_CAUGHT: [usize; 2] = [129, 118];
+const MOBILE_CAUGHT: [usize; 2] = [130, 121];
 const MOBILE_KEPT: [usize; 2] = [146, 145];
+/// The fourteenth and fifteenth were held out from the tenth round: 246
+/// and 248 of 300 caught before it through `hipo export`, 254 and 251
+/// after; 292 → 291 and 294 → 294 look-alikes kept, the one lost (a
+/// Twilio account SID) mended after (docs/reliability.md).
+const CONSULT_CAUGHT: [usize; 2] = [130, 124];
+const CONSULT_KEPT: [usize; 2] = [146, 146];
+const LAB_CAUGHT: [usize; 2] = [126, 125];
+const LAB_KEPT: [usize; 2] = [147, 147];
 
 /// A corpus written elsewhere, by half: `HIPO_SECRETS_TSV` and
 /// `HIPO_LOOKALIKES_TSV` in the blind sets' form (a new blind set, before
