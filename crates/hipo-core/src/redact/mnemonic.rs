@@ -127,51 +127,63 @@ fn may_hold_any(text: &[u8]) -> bool {
     // closing punctuation after them.
     let mut letters = 0;
     let mut closed = false;
-    // The token's length, its leading digits, and its last byte: a list's
-    // number (`1.`, `12)`) neither counts nor breaks the run.
-    let (mut len, mut digits, mut last) = (0, 0, 0u8);
-    for &b in text.iter().chain(std::iter::once(&b'\n')) {
-        if b != b' ' && b != b'\n' {
-            if b.is_ascii_digit() && digits == len {
-                digits += 1;
-            }
-            len += 1;
-            last = b;
-        }
+    // Whether the token so far is a list's number (`1.`, `12)`), which
+    // neither counts nor breaks the run: its digits, then its sign.
+    let (mut digits, mut numbering, mut other) = (0, false, false);
+    for &b in text {
         match b {
-            b' ' | b'\n' => {
-                let numbering =
-                    (1..=2).contains(&digits) && len == digits + 1 && matches!(last, b'.' | b')');
-                let listed_shape = (3..=8).contains(&letters);
-                (len, digits) = (0, 0);
-                if numbering && b == b' ' {
-                    continue;
-                }
-                run = if listed_shape { run + 1 } else { 0 };
-                if run >= MIN_WORDS {
-                    return true;
-                }
-                if b == b'\n' {
-                    run = 0;
-                }
-                letters = 0;
-                closed = false;
-            }
             b'a'..=b'z' => {
                 if closed {
                     letters = 0;
                     closed = false;
                 }
                 letters += 1;
+                other = true;
             }
-            b'0'..=b'9' | b'A'..=b'Z' => {
+            b' ' | b'\n' => {
+                if numbering && !other && b == b' ' && (1..=2).contains(&digits) {
+                    (digits, numbering) = (0, false);
+                    continue;
+                }
+                run = if (3..=8).contains(&letters) {
+                    run + 1
+                } else {
+                    0
+                };
+                if run >= MIN_WORDS {
+                    return true;
+                }
+                if b == b'\n' {
+                    run = 0;
+                }
+                (letters, closed, digits, numbering, other) = (0, false, 0, false, false);
+            }
+            b'0'..=b'9' => {
                 letters = 0;
                 closed = false;
+                if numbering {
+                    other = true;
+                }
+                digits += 1;
             }
-            _ => closed = true,
+            b'A'..=b'Z' => {
+                letters = 0;
+                closed = false;
+                other = true;
+            }
+            b'.' | b')' if digits > 0 && !other && !numbering => {
+                numbering = true;
+                closed = true;
+            }
+            _ => {
+                closed = true;
+                if numbering {
+                    other = true;
+                }
+            }
         }
     }
-    false
+    run + usize::from((3..=8).contains(&letters)) >= MIN_WORDS
 }
 
 /// True if `token` is a list's number: `1.`, `12)`.
