@@ -320,3 +320,23 @@ pub(super) fn names(word: &str) -> Names {
         Names::Other
     }
 }
+
+/// A bare "key" in the languages the scanner reads (lower case).
+pub(super) const KEY_WORDS: &[&str] = &[
+    "key",
+    "keys",
+    "schlüssel",
+    "clé",
+    "cle",
+    "chiave",
+    "sleutel",
+    "ключ",
+];
+
+/// True if `word` is a bare "key", with nothing to say what key.
+pub(super) fn is_bare_key(word: &str) -> bool {
+    let w = word
+        .trim_start_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase();
+    KEY_WORDS.iter().any(|k| w == *k)
+}

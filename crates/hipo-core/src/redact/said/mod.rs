@@ -23,8 +23,8 @@ mod near;
 mod reading;
 
 use super::names::{
-    ANSWER_WORDS, CODE_WORDS, ENGLISH_PASSWORD_WORDS, Names, OPENS, OPENS_ENGLISH, PASSWORD_WORDS,
-    PIN_WORDS, names,
+    ANSWER_WORDS, CODE_WORDS, ENGLISH_PASSWORD_WORDS, KEY_WORDS, Names, OPENS, OPENS_ENGLISH,
+    PASSWORD_WORDS, PIN_WORDS, is_bare_key, names,
 };
 use super::value::{Strength, looks_made_up, looks_secret, paired_password, password_shape};
 use context::{clock_time, ends_there, in_variable, public_code, signed, suffixed};
@@ -421,25 +421,6 @@ fn english(word: &str) -> bool {
             .iter()
             .filter(|p| !ENGLISH_PASSWORD_WORDS.contains(p))
             .any(|o| w.starts_with(o))
-}
-
-/// A bare "key" in the languages the scanner reads (lower case).
-const KEY_WORDS: &[&str] = &[
-    "key",
-    "keys",
-    "schlüssel",
-    "clé",
-    "cle",
-    "chiave",
-    "sleutel",
-    "ключ",
-];
-
-fn is_bare_key(word: &str) -> bool {
-    let w = word
-        .trim_start_matches(|c: char| !c.is_alphanumeric())
-        .to_lowercase();
-    KEY_WORDS.iter().any(|k| w == *k)
 }
 
 #[cfg(test)]
