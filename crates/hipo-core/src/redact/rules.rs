@@ -454,12 +454,13 @@ pub(super) const PATTERNS: &[Rule] = &[
         Some(looks_like_credential),
         KEY_NAMES,
     ),
-    // key = "quoted value" / "key": "value" for secret-ish key names.
+    // key = "quoted value" / "key": "value" / 'key' => 'value' (PHP, Ruby)
+    // for secret-ish key names.
     (
         concat!(
             r#"["']?"#,
             key!(),
-            r#"["']?\s*[:=]\s*"([^"\s\[/~.$<{][^"]{3,})""#
+            r#"["']?\s*(?:=>|[:=])\s*"([^"\s\[/~.$<{][^"]{3,})""#
         ),
         1,
         None,
@@ -469,7 +470,7 @@ pub(super) const PATTERNS: &[Rule] = &[
         concat!(
             r#"["']?"#,
             key!(),
-            r#"["']?\s*[:=]\s*'([^'\s\[/~.$<{][^']{3,})'"#
+            r#"["']?\s*(?:=>|[:=])\s*'([^'\s\[/~.$<{][^']{3,})'"#
         ),
         1,
         None,

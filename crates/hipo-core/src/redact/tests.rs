@@ -753,6 +753,14 @@ pub(super) const CASES: &[(&str, &str)] = &[
         "logged into my iPhone15Pro account with Face ID",
         "logged into my iPhone15Pro account with Face ID",
     ),
+    (
+        "  'password' => 'PFD0EqX_Uoslq8',   (nextcloud config.php)",
+        "  'password' => '[REDACTED]',   (nextcloud config.php)",
+    ),
+    (
+        "- deurcode vriezerruimte: 52412",
+        "- deurcode vriezerruimte: [REDACTED]",
+    ),
 ];
 
 #[test]

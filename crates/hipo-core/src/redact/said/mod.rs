@@ -48,7 +48,7 @@ const KEYWORD: &str = concat!(
     r"|(?i-u:passw(?:or)?ds?|passphrases?|passcodes?|pwd|pw|pass|pins?|wi-?fi|secrets?|tokens?|authtokens?|credentials?|creds)",
     r"|(?i-u:(?:backup|recovery|unlock|access|door|alarm|gate|verification|otp|2fa|mfa|lock|keypad|opener|lockbox|entry|security|safe|garage|building|sms|one[ -]?time|atm|meeting|bridge|release|login|auth|disarm|master|entrance|padlock|bypass|host|cage)[ _-]?codes?)",
     r"|(?i-u:digicode|codice di (?:verifica|accesso|sicurezza))",
-    r"|(?i:best[äa]tigungscode|zugangscode|sicherheitscode|toegangscode|verificatiecode|beveiligingscode|herstelcode|wiederherstellungscodes?)",
+    r"|(?i:best[äa]tigungscode|zugangscode|sicherheitscode|toegangscode|deurcode|poortcode|verificatiecode|beveiligingscode|herstelcode|wiederherstellungscodes?)",
     r"|(?i-u:t?otp|mpin|combinazione|combinacao|combinacion)|(?i:combinação|combinación|एमपिन)",
     // What a code opens, said for the code: "server room keypad: 2479#".
     r"|(?i-u:keypad|lockbox|key ?safe|padlock|(?:bike|combo|combination) ?lock)",
