@@ -90,7 +90,7 @@ fn prefilter_covers_every_match() {
         .chain(lookalikes())
         .chain(nl_secrets.into_iter().map(|r| r.2))
         .chain(nl_looks.into_iter().map(|r| r.1))
-        .chain(super::tests::CASES.iter().map(|c| c.0.to_string()))
+        .chain(super::tests::all_cases().map(|c| c.0.to_string()))
         .chain(BLIND_SETS.iter().flat_map(|(s, l, ..)| {
             s.lines()
                 .chain(l.lines())
