@@ -37,17 +37,9 @@ fn listed(w: &str) -> bool {
 /// A run's quotes and closing punctuation stay outside the range.
 pub(super) fn find(text: &str) -> Vec<Range<usize>> {
     let mut found = Vec::new();
-    // Twelve words of three letters or more and the spaces between them
-    // take 47 bytes: shorter lines are passed over at `memchr`'s speed.
-    if !text
-        .split('\n')
-        .any(|line| line.len() >= MIN_LINE && may_hold_any(line.as_bytes()))
-    {
-        return found;
-    }
     let mut line_start = 0;
     for line in text.split('\n') {
-        if line.len() < MIN_LINE || !may_hold_any(line.as_bytes()) {
+        if !may_hold_line(line) {
             line_start += line.len() + 1;
             continue;
         }
@@ -114,6 +106,18 @@ pub(super) fn find(text: &str) -> Vec<Range<usize>> {
 const CLOSING: &[char] = &[
     '.', ',', ';', ':', '!', '?', '"', '\'', ')', ']', '`', '”', '\r',
 ];
+
+/// True if some line of `text` may hold a seed phrase: what a text with
+/// none, nearly every one, pays.
+pub(super) fn may_hold(text: &str) -> bool {
+    text.split('\n').any(may_hold_line)
+}
+
+/// Twelve words of three letters or more and the spaces between them
+/// take 47 bytes: shorter lines are passed over at `memchr`'s speed.
+fn may_hold_line(line: &str) -> bool {
+    line.len() >= MIN_LINE && may_hold_any(line.as_bytes())
+}
 
 /// True if `text` has a line of [`MIN_WORDS`] tokens in a row, one space
 /// apart, each ending in three to eight small letters (closing
