@@ -40,6 +40,9 @@ pub(super) const PATTERNS: &[Rule] = &[
         Some(not_a_placeholder_password),
         &["://"],
     ),
+    // An AWS key id with its secret beside it, before the id's own rule
+    // redacts the id and hides the pair: see [`super::tool_forms`].
+    super::tool_forms::AWS_KEY_PAIR,
     // AWS access key ids.
     (
         r"(?-u:\b)((?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16})(?-u:\b)",
@@ -288,10 +291,10 @@ pub(super) const PATTERNS: &[Rule] = &[
     ),
     // Session cookies: whoever holds one is logged in.
     (
-        r#"(?:^|[;\s"'`])(?:__Host-|__Secure-)?(?:[a-z0-9_]*[_.])?(?i-u:sessionid|session_id|session|sid|connect\.sid|phpsessid|jsessionid|laravel_session|_session_id|remember_token)=([A-Za-z0-9%._+/-]{16,}={0,2})"#,
+        r#"(?:^|[;\s"'`])(?:__Host-|__Secure-)?(?:(?:[a-z0-9_]*[_.])?(?i-u:sid|connect\.sid|remember_token)|[A-Za-z0-9_.-]*(?i-u:session|sessid|logged_in|oauth2_proxy)[A-Za-z0-9_.-]*)=([A-Za-z0-9%._+/|-]{16,}={0,2})"#,
         1,
         Some(random_not_uuid),
-        &["session", "sid="],
+        &["session", "sid=", "sessid", "logged_in", "oauth2_proxy"],
     ),
     // `docker login … -p …`, Redis's `requirepass` and `masterauth`.
     (
@@ -528,7 +531,6 @@ pub(super) const PATTERNS: &[Rule] = &[
     super::tool_forms::PASSPHRASE_FLAG,
     super::tool_forms::MONGO_PASSWORD,
     super::tool_forms::ORACLE_PASSWORD,
-    super::tool_forms::AWS_KEY_PAIR,
     super::tool_forms::TEAMS_WEBHOOK,
     super::tool_forms::TOTP_SECRET,
     super::tool_forms::NMCLI_QUOTED,

@@ -155,7 +155,7 @@ const VERBS: &[&str] = &[
     "ialah",
 ];
 const SIGNS: &[&str] = &[
-    "->", "=>", "→", "=", ":", "：", "—", "–", "'s", "’s", "c'est", "c’est", "는", "은", "は",
+    "->", "=>", "→", "←", "=", ":", "：", "—", "–", "'s", "’s", "c'est", "c’est", "는", "은", "は",
     "是", "为", "為",
 ];
 
@@ -217,8 +217,11 @@ pub(super) fn read_value(text: &str, at: usize, mut asks: Asks) -> Option<Range<
         }
         let rest = &text[pos..line_end];
         // An arrow gives a value right after the word ("secret answer →
-        // …"); further on it is a change told ("permissions (0644 → 0600)").
-        let arrow_too_far = rest.starts_with('→') && words > 2;
+        // …"); further on it is a change told ("permissions (0644 → 0600)"),
+        // but for a code's digits the place comes first ("código da porta
+        // da sala dos freezers → 660012").
+        let digits_word = matches!(asks.names, Names::Pin | Names::Code);
+        let arrow_too_far = rest.starts_with('→') && words > 2 && !digits_word;
         if let Some(n) = sign_or_verb(rest).filter(|_| !arrow_too_far) {
             // "to" and "as" also start a noun phrase's tail ("the password
             // to the shared drive is …"): read on when no value follows.

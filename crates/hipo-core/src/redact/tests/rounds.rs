@@ -254,4 +254,25 @@ pub(in crate::redact) const CASES: &[(&str, &str)] = &[
         "- deurcode vriezerruimte: 52412",
         "- deurcode vriezerruimte: [REDACTED]",
     ),
+    // The eleventh round: formats, cookies, a code's place before an arrow.
+    (
+        "- AWS keys for the backup bucket: AKIATSYRLQGT6GZ5XOYA / Yx46Qb8iaB15392zf7V8XgVAGaTkRcuMwTlUe+Pv",
+        "- AWS keys for the backup bucket: [REDACTED] / [REDACTED]",
+    ),
+    (
+        "- Netlify PAT for the landing deploys: nfp_9Gfz00WKQ5Mgyi57ApGyBzPa4KHnAk1WUU4A",
+        "- Netlify PAT for the landing deploys: [REDACTED]",
+    ),
+    (
+        "Cookie: jupyterhub-session-id=cbf96c523fd7ad9ec5383cdc851018cc",
+        "Cookie: jupyterhub-session-id=[REDACTED]",
+    ),
+    (
+        "- código da porta da sala dos freezers → 660012",
+        "- código da porta da sala dos freezers → [REDACTED]",
+    ),
+    (
+        "SESSION_TIMEOUT=3600 and the session cookie name is sid",
+        "SESSION_TIMEOUT=3600 and the session cookie name is sid",
+    ),
 ];
