@@ -537,6 +537,8 @@ pub(super) const PATTERNS: &[Rule] = &[
     super::tool_forms::NMCLI_WORD,
     super::tool_forms::WALLET_KEY,
     super::tool_forms::EXTENDED_PRIVATE_KEY,
+    super::tool_forms::AIRTABLE_TOKEN,
+    super::tool_forms::ASANA_TOKEN,
     // Payment cards: see [`super::card`].
     super::card::NUMBER,
     super::card::NUMBER_BEFORE,

@@ -139,3 +139,22 @@ pub(super) const EXTENDED_PRIVATE_KEY: Rule = (
     None,
     &["prv"],
 );
+
+/// An Airtable personal access token (`pat` + 14, a dot, 64 hex): its
+/// own rule, as `pat` begins too many words to anchor the published
+/// formats' large one (a one-entry `checkpoint` paid 2 ms for it).
+pub(super) const AIRTABLE_TOKEN: Rule = (
+    r"(?-u:\b)(pat[A-Za-z0-9]{14}\.[a-f0-9]{64})(?-u:\b)",
+    1,
+    None,
+    &["pat"],
+);
+
+/// An Asana personal access token (`2/…/…:` + 32 hex) on a line that
+/// names Asana: its shape alone has no literal to anchor it.
+pub(super) const ASANA_TOKEN: Rule = (
+    r"(?i-u:asana)[^\n]*?(?:^|[^A-Za-z0-9_-])([0-9]/[0-9]{10,20}/[0-9]{10,20}:[a-f0-9]{32})(?:$|[^A-Za-z0-9_-])",
+    1,
+    None,
+    &["asana"],
+);
