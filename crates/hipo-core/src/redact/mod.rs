@@ -277,9 +277,10 @@ fn placeholder(secret: &str) -> bool {
 /// True if a private key block holds a placeholder where its key goes:
 /// `<redacted>`, `<your key>`, nothing at all.
 fn key_block_placeholder(block: &str) -> bool {
+    // A block quoted in JSON has `\n` where its lines break.
     let body: String = block
-        .split(['\n', '\\'])
-        .map(|l| l.trim_start_matches('n'))
+        .replace("\\n", "\n")
+        .lines()
         .filter(|l| !l.contains("-----"))
         .collect();
     let body = body.trim();

@@ -108,16 +108,15 @@ pub(super) const WALLET_KEY: Rule = (
     ),
     1,
     Some(high_entropy),
+    // `priv` is also the anchor of `private`, `privésleutel` and
+    // `privater Schlüssel`.
     &[
-        "private",
         "priv",
         "wallet(",
         "keypair",
         "secret key",
         "klucz prywatny",
         "özel anahtar",
-        "privésleutel",
-        "privater schlüssel",
         "clé privée",
         "clave privada",
         "chave privada",

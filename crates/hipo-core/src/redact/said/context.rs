@@ -86,17 +86,12 @@ pub(super) fn ends_there(rest: &str) -> bool {
         "en",
         "und",
         "dann",
-        "then",
         "plus",
         "ve",
-        "하고",
-        "이고",
-        "입니다",
-        "이야",
-        "야",
-        "है",
         "hai",
     ]
     .contains(&word.as_str())
+        // Korean's and Hindi's endings (`입니다`, `है`), and any word in a
+        // script the list does not hold.
         || !word.is_ascii()
 }
